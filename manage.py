@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Newcomer entry point: sets itself up, then serves or tests.
+
+    python3 manage.py serve   # API, a worker and the scheduler (embedded Redis unless REDIS_URL)
+    python3 manage.py test    # the whole test suite (extra arguments go to pytest)
+
+Standard library only: it creates ``.venv`` beside this file and installs the
+project into it (again only when pyproject.toml has changed since), then runs
+the command with the virtual environment's Python.
+"""
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+PYTHON = VENV / "bin" / "python"
+STAMP = VENV / ".installed-from"
+
+COMMANDS = {
+    "serve": ["-m", "service.launch"],
+    "test": ["-m", "pytest"],
+}
+
+
+def ensure_environment() -> None:
+    if not PYTHON.exists():
+        print(f"creating virtual environment in {VENV}", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if STAMP.exists() and STAMP.read_text() == wanted:
+        return
+    print("installing the project and its dependencies", flush=True)
+    pip = [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    subprocess.run([*pip, "--upgrade", "pip"], check=True)
+    subprocess.run([*pip, "--editable", f"{ROOT}[test]"], check=True)
+    STAMP.write_text(wanted)
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in COMMANDS:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    ensure_environment()
+    os.chdir(ROOT)
+    command = [str(PYTHON), *COMMANDS[argv[0]], *argv[1:]]
+    try:
+        return subprocess.call(command)
+    except KeyboardInterrupt:  # the child got the same Ctrl-C and stops itself
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
