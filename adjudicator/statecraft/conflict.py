@@ -1,0 +1,170 @@
+"""Conflict resolution in one country (spec §6.8).
+
+Dice per faction, spy rerolls in initiative order, the winner and its
+tie-breaks, then the token removal that leaves the winner's one token.  The
+reward is not paid here: the country-grid resolution (grid.py) does that.
+"""
+from __future__ import annotations
+
+import copy
+
+import marshmallow
+from marshmallow import fields, validates_schema, ValidationError
+
+from adjudicator.procedure import Decision, Dice, Outcome, Procedure
+from adjudicator.statecraft import bots
+from adjudicator.statecraft.state import DEMO, SUPPORT_TOP, GameSchema, country, demo_to_supply, initiative
+
+
+def successes(faces: list[int]) -> int:
+    """A 5 or a 6 is a success (§6.8.3)."""
+    return sum(1 for v in faces if v >= 5)
+
+
+def dice_count(c: dict, faction: str) -> int:
+    """§6.8.2: tokens (the FG token included) + the card's extra dice + 1 for the FG holder."""
+    return c["influence"][faction] + c["extra_dice"] + (1 if faction == c["fg"] else 0)
+
+
+def supported_power(game: dict, participants: list[str]) -> str | None:
+    """§6.8.7: the one power on support position 9 whom the demonstrators support, if any."""
+    options = game["options"]
+    if options["demo_support_mode"] == "off" or DEMO not in participants:
+        return None
+    scope = participants if options["demo_support_scope"] == "participants" else list(game["powers"])
+    top = [p for p in scope if p != DEMO and game["powers"][p]["support"] == SUPPORT_TOP]
+    if len(top) == 1 and top[0] in participants:
+        return top[0]
+    return None
+
+
+def tally(game: dict, c: dict, dice: dict[str, list[int]]) -> dict[str, int]:
+    """Successes per faction that can win; with demonstrator support DEMO's count goes to its power."""
+    counts = {f: successes(faces) for f, faces in dice.items()}
+    backed = supported_power(game, list(dice))
+    if backed is not None:
+        counts[backed] += counts.pop(DEMO)  # DEMO still rolled but cannot win (§6.8.7 [DEF])
+    return counts
+
+
+def pick_winner(game: dict, c: dict, counts: dict[str, int]) -> str:
+    """§6.8.5: most successes; ties go to the FG holder, then to initiative; DEMO loses ties with powers."""
+    best = max(counts.values())
+    tied = [f for f, n in counts.items() if n == best]
+    if len(tied) == 1:
+        return tied[0]
+    if c["fg"] in tied:
+        return c["fg"]
+    for power in initiative(game):  # read at this moment (A-13)
+        if power in tied:
+            return power
+    return DEMO
+
+
+def resolve_conflict(game: dict, name: str, *, spies: bool = True):
+    """Resolve the conflict in ``name``, changing ``game`` in place; returns a summary.
+
+    Yields one ``Dice("conflict", n, roller=faction)`` per participant (powers in
+    initiative order, then DEMO), then the spy passes: ``Decision(power,
+    "reroll")`` answered by ``None`` (decline) or a non-empty list of the
+    power's own die indexes, each reroll followed by ``Dice("reroll", k)``.
+    """
+    c = country(game, name)
+    order = initiative(game)
+    powers = [p for p in order if c["influence"].get(p, 0) > 0]
+    participants = powers + ([DEMO] if c["influence"].get(DEMO, 0) > 0 else [])
+    dice: dict[str, list[int]] = {}
+    for faction in participants:
+        dice[faction] = list((yield Dice("conflict", dice_count(c, faction), roller=faction)))
+    rolled = copy.deepcopy(dice)
+    used = {p: 0 for p in powers}
+
+    # Spy passes (§6.8.4): one power at a time in initiative order; passes repeat until
+    # a full pass in which nobody used a spy, or until no participant has a spy left.
+    while spies:
+        spent_this_pass = False
+        for power in [p for p in initiative(game) if p in powers]:
+            while game["powers"][power]["spy"] > 0:
+                choice = yield _reroll_decision(game, c, power, dice, used)
+                if choice is None:
+                    break
+                game["powers"][power]["spy"] -= 1
+                game["powers"][power]["pool"] += 1  # a spent spy goes back to the pool (A-15)
+                indexes = sorted(choice)
+                faces = yield Dice("reroll", len(indexes), roller=power)
+                for index, value in zip(indexes, faces):
+                    dice[power][index] = value
+                used[power] += 1
+                spent_this_pass = True
+        if (not spent_this_pass or game["options"]["spy_passes"] == "single_pass"
+                or all(game["powers"][p]["spy"] == 0 for p in powers)):
+            break
+
+    counts = tally(game, c, dice)
+    winner = pick_winner(game, c, counts)
+
+    # Aftermath (§6.8.6): everyone leaves but one token of the winner, which governs.
+    removed = {}
+    for faction in participants:
+        keep = 1 if faction == winner else 0
+        gone = c["influence"][faction] - keep
+        removed[faction] = gone
+        if faction == DEMO:
+            demo_to_supply(game, gone)
+        else:
+            game["powers"][faction]["pool"] += gone
+    c["influence"] = {winner: 1}
+    c["fg"] = None if winner == DEMO else winner
+    c["conflict"] = False
+    return {"country": name, "participants": participants, "rolled": rolled, "dice": dice,
+            "successes": counts, "spies_used": {p: n for p, n in used.items() if n},
+            "winner": winner, "removed": removed}
+
+
+def _reroll_decision(game, c, power, dice, used):
+    size = len(dice[power])
+
+    def check(answer):
+        if answer is None:
+            return None
+        if not isinstance(answer, (list, tuple)) or not answer:
+            return "answer null to decline or a non-empty list of your die indexes"
+        if any(isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < size for i in answer):
+            return f"die indexes run from 0 to {size - 1}"
+        if len(set(answer)) != len(answer):
+            return "each die may be named once"
+        return None
+
+    default = bots.spy_choice(game, c, power, dice) if game["powers"][power]["is_bot"] else None
+    return Decision(power, "reroll", choices=None, default=default, check=check,
+                    details={"country": c["name"], "dice": copy.deepcopy(dice),
+                             "successes": {f: successes(v) for f, v in dice.items()},
+                             "spies_left": game["powers"][power]["spy"], "spies_used": used[power],
+                             "indexes": {"min": 0, "max": size - 1},
+                             "answer": "null to decline, or a non-empty list of die indexes to reroll"})
+
+
+class ConflictState(GameSchema):
+    """The game state plus ``country``: the name of the grid country whose conflict is resolved."""
+
+    country = fields.String(required=True)
+
+    @validates_schema
+    def _country_in_conflict(self, data, **kwargs):
+        names = {c["name"]: c for c in data.get("grid", [])}
+        if "country" not in data:
+            return
+        if data["country"] not in names:
+            raise ValidationError(f"no country {data['country']!r} in the grid", "country")
+        if not names[data["country"]]["conflict"]:
+            raise ValidationError(f"{data['country']} has no conflict marker", "country")
+
+
+def run_conflict(state: dict):
+    game = copy.deepcopy(state)
+    name = game.pop("country")
+    summary = yield from resolve_conflict(game, name)
+    return Outcome(summary, game)
+
+
+CONFLICT = Procedure("statecraft.conflict", ConflictState, run_conflict)
