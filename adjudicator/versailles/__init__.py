@@ -1,0 +1,11 @@
+"""Versailles 1919: the uprising check and uprising (spec §6) and the final scoring (§8).
+
+* :data:`UPRISING` — the step-by-step procedure (decisions and dice as inputs);
+* :data:`FINAL_SCORING` — scoring in the same procedure shape (no steps), and
+  :func:`final_scoring`, the same as a pure function.
+"""
+from .scoring import FINAL_SCORING, ScoringState, final_scoring
+from .state import GameState
+from .uprising import UPRISING, UprisingState
+
+__all__ = ["UPRISING", "FINAL_SCORING", "final_scoring", "GameState", "UprisingState", "ScoringState"]

@@ -1,0 +1,123 @@
+"""Uprising step 4: bidding for control of the unsettled issue (spec §6.4).
+
+A bid is the answer ``{"region_units": 0|1, "available_units": n, "influence": n}``
+(missing keys count 0) or the answer ``"pass"``.  ``region_units`` is the
+bidder's unit deployed in the uprising region (a player has at most one there,
+§3.8.1); it counts 2 towards strength, an Available unit counts 1.
+"""
+from __future__ import annotations
+
+from typing import Generator
+
+from adjudicator.procedure import Decision
+
+from .happiness import change_happiness
+from .tracks import unit_column
+
+PASS = "pass"
+BID_KEYS = ("region_units", "available_units", "influence")
+
+
+def clockwise(seats: list[str], start: str) -> list[str]:
+    i = seats.index(start)
+    return seats[i:] + seats[:i]
+
+
+def strength(bid: dict) -> int:
+    return 2 * bid["region_units"] + bid["available_units"]
+
+
+def rank(bid: dict | None) -> tuple[int, int]:
+    """Bids compare by strength, then influence (§6.4.5); no bid ranks (0, 0)."""
+    return (0, 0) if bid is None else (strength(bid), bid["influence"])
+
+
+def limits(state: dict, player: str, region: str, issue: dict) -> dict:
+    """The most of each resource ``player`` may put in a bid (§6.4.4)."""
+    military = not issue["no_military"]
+    return {"region_units": int(military and unit_column(state["tracks"][region], player) is not None),
+            "available_units": state["players"][player]["units_available"] if military else 0,
+            "influence": state["players"][player]["cubes_available"]}
+
+
+def refusal(answer, most: dict, high: dict | None) -> str | None:
+    if answer == PASS:
+        return None
+    if not isinstance(answer, dict):
+        return f'answer "pass" or a bid {{"region_units", "available_units", "influence"}}, not {answer!r}'
+    unknown = sorted(set(answer) - set(BID_KEYS))
+    if unknown:
+        return f"unknown bid keys {unknown}; a bid has {list(BID_KEYS)}"
+    bid = normalise(answer)
+    for key in BID_KEYS:
+        value = bid[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            return f"{key} must be a whole number of at least 0"
+        if value > most[key]:
+            why = {"region_units": "units deployed in this region (exhausted units and units in other regions cannot bid)",
+                   "available_units": "units in the Available pool",
+                   "influence": "Available cubes"}[key]
+            if key != "influence" and most.get("no_military"):
+                why = "units: the issue has the no-military symbol"
+            return f"{key} {value} exceeds the bidder's {most[key]} {why}"
+    if rank(bid) <= rank(high):
+        if high is None:
+            return "a bid needs strength or influence of at least 1"
+        return (f"bid (strength {strength(bid)}, influence {bid['influence']}) does not beat the high bid "
+                f"(strength {strength(high)}, influence {high['influence']})")
+    return None
+
+
+def normalise(answer: dict) -> dict:
+    return {key: answer.get(key, 0) for key in BID_KEYS}
+
+
+def run_bidding(state: dict, issue: dict, region: str, start: str, record: list) -> Generator:
+    """Ask the bidders in turn from ``start`` clockwise; return ``(winner, bid)`` or ``(None, None)``.
+
+    A pass is final.  Bidding ends when everyone but the high bidder has
+    passed, or when everyone has passed without a bid (§6.4.6).  Nothing
+    moves until it ends.
+    """
+    seats = clockwise(state["seat_order"], start)
+    passed: set[str] = set()
+    high_player, high = None, None
+    turn = 0
+    while True:
+        waiting = [seat for seat in seats if seat not in passed]
+        if not waiting or waiting == [high_player]:
+            return high_player, high
+        player = seats[turn % len(seats)]
+        turn += 1
+        if player in passed:
+            continue
+        most = limits(state, player, region, issue)
+        answer = yield Decision(
+            player, "bid", None, default=PASS,
+            details={"issue": issue["id"], "region": region, "no_military": issue["no_military"],
+                     "high_bid": None if high is None else {"player": high_player, **high, "strength": strength(high)},
+                     "max": most, "pass": PASS},
+            check=lambda answer, most={**most, "no_military": issue["no_military"]}, high=high: refusal(answer, most, high))
+        if answer == PASS:
+            passed.add(player)
+            record.append({"player": player, "action": PASS})
+        else:
+            high_player, high = player, normalise(answer)
+            record.append({"player": player, "action": "bid", **high, "strength": strength(high)})
+
+
+def pay(state: dict, winner: str, bid: dict, region: str, log: list) -> Generator:
+    """The winner's bid goes to Exhausted; then 1 happiness per unit bid is lost (§6.4.8 [A-13])."""
+    player = state["players"][winner]
+    units = state["tracks"][region]["units"]
+    if bid["region_units"]:
+        # The unit leaves the track; the unrest counter does not move (§5.4).
+        del units[unit_column(state["tracks"][region], winner)]
+    player["units_available"] -= bid["available_units"]
+    player["units_exhausted"] += bid["region_units"] + bid["available_units"]
+    player["cubes_available"] -= bid["influence"]
+    player["cubes_exhausted"] += bid["influence"]
+    loss = (bid["region_units"] + bid["available_units"] if state["rules"]["bid_happiness_loss"] == "per_unit"
+            else strength(bid))
+    if loss:
+        yield from change_happiness(state, winner, -loss, log)

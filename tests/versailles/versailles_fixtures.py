@@ -1,0 +1,48 @@
+"""Fixture builders for the Versailles tests: the spec's vectors start from these states."""
+from __future__ import annotations
+
+import copy
+
+CONSTANTINOPLE = {
+    "id": "CONSTANTINOPLE", "name": "Constantinople", "region": "MIDDLE_EAST", "stars": 6,
+    "options": [
+        {"name": "Open City", "effects": [{"type": "counter", "counter": "NAVAL_SQUADRON", "flag": "UK"}]},
+        {"name": "Award to Turkey", "effects": [{"type": "unrest", "region": "BALKANS", "delta": 1}]},
+    ],
+    "controller": "UK", "option": "Open City", "counters": [{"type": "NAVAL_SQUADRON", "flag": "UK"}],
+}
+ARABIA = {"id": "ARABIA", "region": "MIDDLE_EAST", "stars": 3, "controller": "UK",
+          "options": [{"name": "A", "effects": []}], "option": "A"}
+SMYRNA = {  # fixture stars; the middle option is the one the source describes (§11.2)
+    "id": "SMYRNA", "region": "MIDDLE_EAST", "stars": 4, "controller": "FRANCE",
+    "options": [{"name": "Award to Italy", "effects": []},
+                {"name": "Award to Greece", "effects": [
+                    {"type": "happiness", "nation": "UK", "delta": -1},
+                    {"type": "unrest", "region": "MIDDLE_EAST", "delta": 2},
+                    {"type": "counter_choice", "counter": "NAVAL_SQUADRON", "flags": ["UK", "USA"]}]},
+                {"name": "Award to Turkey", "effects": []}],
+    "option": "Award to Greece", "counters": [{"type": "NAVAL_SQUADRON", "flag": "UK"}],
+}
+
+
+def tv10_state() -> dict:
+    """TV-10's board: Europe and the Middle East tied at column 5 (level 4), UK unit at ME 6."""
+    return copy.deepcopy({
+        "seat_order": ["UK", "FRANCE", "USA"],
+        "active_player": "FRANCE",
+        "first_uprising_done": True,
+        "happiness": {"UK": 20, "FRANCE": 20, "USA": 20},
+        "players": {
+            "UK": {"cubes_available": 6, "units_exhausted": 1},      # units: ME col 6, Pacific, exhausted
+            "FRANCE": {"cubes_available": 10, "units_exhausted": 1},  # 2 Available
+            "USA": {"cubes_available": 7},                            # 3 Available; 7 per A-14
+        },
+        "tracks": {
+            "EUROPE": {"keg": 0, "unrest": 5},
+            "MIDDLE_EAST": {"keg": 1, "unrest": 5, "units": {"6": "UK"}},
+            "BALKANS": {"keg": 0, "unrest": 3},
+            "AFRICA": {"keg": 0, "unrest": 2},
+            "PACIFIC": {"keg": 0, "unrest": 1, "units": {"8": "UK"}},
+        },
+        "issues": [CONSTANTINOPLE, ARABIA, SMYRNA],
+    })
