@@ -6,7 +6,7 @@ vote-placement rule is also the default for humans (a vote must go somewhere).
 """
 from __future__ import annotations
 
-from adjudicator.statecraft.state import DEMO, INSTITUTIONS, initiative
+from adjudicator.statecraft.state import INSTITUTIONS, initiative
 
 
 def _lead(votes: dict, power: str) -> tuple[int, int]:

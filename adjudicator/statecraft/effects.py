@@ -1,0 +1,169 @@
+"""Effect activations: country rewards and UN E2/E3 (spec §2.8, §6.2, §6.6).
+
+One activation is one power executing one list of effect symbols.  Conflict
+markers go down only at the end of the activation (§6.2.3), then the FG of
+each touched country without a marker is re-evaluated (§6.3.2).  Bribes are
+evaluated after each single action.  An effect a power has no token for is
+skipped (token scarcity, §3.5.4).
+"""
+from __future__ import annotations
+
+from adjudicator.procedure import Decision
+from adjudicator.statecraft.state import (
+    DEMO, PP_DELTA, SUPPORT_TOP, add, demo_from_supply, demo_to_supply, resource_value, total,
+    update_fg,
+)
+
+SWAPS = [None, [1, 2], [2, 3], [3, 4]]  # swap the markers on spaces k and k+1 (1 = lowest)
+
+
+def swap_decision(game: dict, power: str, default) -> Decision:
+    return Decision(power, "swap_resources", choices=SWAPS, default=default,
+                    details={"resource_track": list(game["resource_track"]),
+                             "answer": "null, or [k, k+1]: swap the markers on adjacent spaces k and k+1"})
+
+
+def swap(game: dict, pair: list[int]) -> None:
+    track = game["resource_track"]
+    low, high = pair[0] - 1, pair[1] - 1
+    track[low], track[high] = track[high], track[low]
+
+
+def activation(game: dict, power: str, effects: list[str], source: str):
+    """Execute ``effects`` for ``power`` as one activation; returns a list of event dicts."""
+    events: list[dict] = []
+    touched: list[str] = []
+    for effect in effects:
+        yield from _execute(game, power, effect, source, touched, events)
+    for c in game["grid"]:  # conflict trigger (§6.2.4)
+        if not c["conflict"] and total(c) > c["ct"]:
+            c["conflict"] = True
+            events.append({"event": "CONFLICT_MARKED", "country": c["name"]})
+    for c in game["grid"]:
+        if c["name"] in touched and not c["conflict"]:
+            _fg(c, events)
+    return events
+
+
+def _fg(c: dict, events: list) -> None:
+    before = c["fg"]
+    update_fg(c)
+    if c["fg"] != before:
+        events.append({"event": "FG_CHANGED", "country": c["name"], "from": before, "to": c["fg"]})
+
+
+def _execute(game, power, effect, source, touched, events):
+    me = game["powers"][power]
+    done = {"event": "EFFECT", "power": power, "effect": effect, "source": source}
+    delta = PP_DELTA.match(effect)
+    if delta:
+        me["pp"] += int(delta.group(1))
+    elif effect.startswith("PP_"):
+        me["pp"] += resource_value(game, effect[3:])
+    elif effect.startswith("COUNT_"):
+        resource = effect[6:]
+        owned = sum(c["resource_symbols"].count(resource) for c in game["grid"]
+                    if c["fg"] == power and not c["conflict"])
+        me["pp"] += owned + me["base_market"].count(resource)
+    elif effect == "SUPPORT_UP":
+        me["support"] = min(SUPPORT_TOP, me["support"] + 1)  # A-18: only Press turns a blocked rise into PP
+    elif effect == "SUPPORT_DOWN":
+        if not me["press_protected"]:
+            me["support"] = max(1, me["support"] - 1)
+    elif effect in ("SPY", "VOTE_TO_BAG"):
+        if me["pool"] == 0:
+            done["skipped"] = "no token in the pool"
+        else:
+            me["pool"] -= 1
+            if effect == "SPY":
+                me["spy"] += 1
+            else:
+                add(game["bag"], power, 1)
+    elif effect == "SWAP_RESOURCES":
+        from adjudicator.statecraft import bots
+        default = bots.imf_choice(game, power) if me["is_bot"] else None
+        pair = yield swap_decision(game, power, default)
+        if pair is not None:
+            swap(game, pair)
+        done["choice"] = pair
+    elif effect.startswith("PLACE_INFLUENCE"):
+        islamic = effect.endswith("ISLAMIC")
+        legal = [c["name"] for c in game["grid"] if not c["conflict"] and (c["islamic"] or not islamic)
+                 and c["influence"].get(power, 0) + 1 <= c["ct"]]
+        if me["pool"] == 0 or not legal:
+            done["skipped"] = "no token in the pool" if me["pool"] == 0 else "no legal country"
+        else:
+            name = yield Decision(power, "place_influence", choices=legal, default=legal[0],
+                                  details={"effect": effect, "source": source})
+            me["pool"] -= 1
+            add(_by_name(game, name)["influence"], power, 1)
+            touched.append(name)
+            done["country"] = name
+    elif effect.startswith("PLACE_DEMO"):
+        legal = [c["name"] for c in game["grid"] if not c["conflict"]
+                 and c["influence"].get(DEMO, 0) + 1 <= c["ct"]
+                 and (c["islamic"] or effect != "PLACE_DEMO_ISLAMIC")
+                 and (c["fg"] == power or effect != "PLACE_DEMO_OWN_FG")]
+        if not legal or (game["demo_supply"] is not None and game["demo_supply"] == 0):
+            done["skipped"] = "no legal country" if not legal else "no demonstrator in the supply"
+        else:
+            name = yield Decision(power, "place_demo", choices=legal, default=legal[0],
+                                  details={"effect": effect, "source": source})
+            demo_from_supply(game)
+            add(_by_name(game, name)["influence"], DEMO, 1)
+            touched.append(name)
+            done["country"] = name
+    elif effect == "BRIBE":
+        choices = bribe_choices(game, power)
+        action = None
+        if choices:
+            action = yield Decision(power, "bribe", choices=[None, *choices], default=None,
+                                    details={"effect": effect, "source": source})
+        if action is None:
+            done["skipped"] = "declined" if choices else "no legal bribe"
+        else:
+            bribe(game, power, action, events)
+            done["action"] = action
+    else:  # pragma: no cover - the schema admits only the effects above
+        raise AssertionError(effect)
+    events.append(done)
+
+
+def _by_name(game, name):
+    return next(c for c in game["grid"] if c["name"] == name)
+
+
+def bribe_choices(game: dict, power: str) -> list[dict]:
+    """Legal bribe actions granted by an effect (§6.5.1, §6.5.6), in reading order."""
+    me = game["powers"][power]
+    supply = game["demo_supply"] is None or game["demo_supply"] > 0
+    out = []
+    for c in game["grid"]:
+        if c["conflict"]:
+            continue
+        inf = c["influence"]
+        if inf.get(DEMO, 0) >= 1 and inf.get(power, 0) + 1 <= c["ct"] and me["pool"] >= 1:
+            out.append({"kind": "DEMO_TO_OWN", "country": c["name"]})
+        if supply and inf.get(DEMO, 0) + 1 <= c["ct"]:
+            for rival in game["powers"]:
+                if rival != power and inf.get(rival, 0) >= 1:
+                    out.append({"kind": "RIVAL_TO_DEMO", "country": c["name"], "target": rival})
+    return out
+
+
+def bribe(game: dict, power: str, action: dict, events: list) -> None:
+    c = _by_name(game, action["country"])
+    if action["kind"] == "DEMO_TO_OWN":
+        add(c["influence"], DEMO, -1)
+        demo_to_supply(game)
+        game["powers"][power]["pool"] -= 1  # an effect bribe takes the new influence from the pool
+        add(c["influence"], power, 1)
+    else:
+        target = action["target"]
+        add(c["influence"], target, -1)  # the FG token is the holder's last to leave (§3.3.1)
+        game["powers"][target]["pool"] += 1
+        demo_from_supply(game)
+        add(c["influence"], DEMO, 1)
+    if total(c) <= c["ct"]:  # a country this activation pushed over CT keeps its FG frozen (§6.3.3)
+        _fg(c, events)
+

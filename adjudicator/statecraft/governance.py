@@ -1,0 +1,172 @@
+"""Governance phase: voting from the diplomatic bag, then the institutions (spec §7).
+
+A bag draw is random, so it is an input like dice: ``Dice("draw", 1, sides=n)``
+where n is the number of tokens in the bag.  Face k is the k-th token when the
+bag is laid out in the fixed order EU, USA, CHN, RUS, DEMO (see
+:func:`drawn_token` / :func:`face_of`), so each token is equally likely and a
+log can be checked afterwards.
+"""
+from __future__ import annotations
+
+import copy
+
+from adjudicator.procedure import Decision, Dice, Outcome, Procedure
+from adjudicator.statecraft import bots
+from adjudicator.statecraft.effects import activation, swap, swap_decision
+from adjudicator.statecraft.state import (
+    DEMO, FACTIONS, INSTITUTIONS, POWERS, SUPPORT_TOP, GameSchema, add, initiative, sole_majority,
+)
+
+NEUTRALS_TO_END = 3  # the third neutral token drawn ends the voting (§7.2.2)
+
+
+def drawn_token(bag: dict, face: int) -> str:
+    """The faction of the token at ``face`` (1-based) in the bag laid out EU, USA, CHN, RUS, DEMO."""
+    for faction in FACTIONS:
+        if face <= bag.get(faction, 0):
+            return faction
+        face -= bag.get(faction, 0)
+    raise ValueError("face beyond the bag")
+
+
+def face_of(bag: dict, faction: str) -> int:
+    """The first face that draws a token of ``faction`` (for injecting a known draw order)."""
+    if bag.get(faction, 0) == 0:
+        raise ValueError(f"no {faction} token in the bag")
+    return 1 + sum(bag.get(f, 0) for f in FACTIONS[:FACTIONS.index(faction)])
+
+
+def voting(game: dict):
+    """§7.2: draw one token at a time; a vote goes where its owner places it; the 3rd neutral ends it."""
+    carried = game["options"]["winner_vote_carries"]
+    if carried != "counts":  # A-10 alternatives: last round's winning votes leave before the voting
+        for votes in game["institutions"].values():
+            for power, n in votes.items():
+                if carried == "to_bag_before_voting":
+                    add(game["bag"], power, n)
+                else:
+                    game["powers"][power]["pool"] += n
+            votes.clear()
+    draws = []
+    neutrals = 0
+    while sum(game["bag"].values()) > 0:  # an empty bag also ends the voting [DEF]
+        (face,) = yield Dice("draw", 1, sides=sum(game["bag"].values()))
+        token = drawn_token(game["bag"], face)
+        add(game["bag"], token, -1)
+        if token == DEMO:
+            game["set_aside_demo"] += 1
+            neutrals += 1
+            draws.append({"token": DEMO})
+            if neutrals == NEUTRALS_TO_END:
+                break
+            continue
+        place = yield Decision(token, "place_vote", choices=list(INSTITUTIONS),
+                               default=bots.vote_choice(game["institutions"], token),
+                               details={"institutions": copy.deepcopy(game["institutions"])})
+        add(game["institutions"][place], token, 1)
+        draws.append({"token": token, "institution": place})
+    return draws
+
+
+def resolution(game: dict):
+    """§7.3: each institution in board order; a sole majority keeps one vote and acts."""
+    results = {}
+    for name in INSTITUTIONS:
+        votes = game["institutions"][name]  # tallied now, so a Davos removal counts (§7.3.1)
+        winner = sole_majority(votes)
+        result: dict = {"votes": dict(votes), "controller": winner}
+        to_bag = {p: n for p, n in votes.items() if p != winner}
+        for power, n in to_bag.items():
+            add(game["bag"], power, n)
+        if winner is not None:
+            game["powers"][winner]["pool"] += votes[winner] - 1
+            result["to_pool"] = {winner: votes[winner] - 1}
+            game["institutions"][name] = {winner: 1}  # the winning vote stays (§7.3.4)
+        else:
+            game["institutions"][name] = {}
+        result["to_bag"] = to_bag
+        game["controller"][name] = winner
+        result["effect"] = yield from EFFECTS[name](game, winner)
+        results[name] = result
+    return results
+
+
+def _davos(game, controller):
+    if controller is None:
+        return None
+    choices = [{"institution": i, "power": p} for i in INSTITUTIONS[1:] for p in POWERS
+               if game["institutions"][i].get(p, 0) > 0]
+    if not choices:
+        return {"removed": None}
+    default = bots.davos_choice(game, controller) if game["powers"][controller]["is_bot"] else None
+    removal = yield Decision(controller, "davos_remove", choices=[None, *choices], default=default,
+                             details={"institutions": copy.deepcopy(game["institutions"])})
+    if removal is not None:  # the removed vote goes to its owner's pool, not the bag (§7.4.1)
+        add(game["institutions"][removal["institution"]], removal["power"], -1)
+        game["powers"][removal["power"]]["pool"] += 1
+    return {"removed": removal}
+
+
+def _imf(game, controller):
+    if controller is None:
+        return None
+    default = bots.imf_choice(game, controller) if game["powers"][controller]["is_bot"] else None
+    pair = yield swap_decision(game, controller, default)
+    if pair is not None:
+        swap(game, pair)
+    return {"swap": pair}
+
+
+def _press(game, controller):
+    if controller is None:
+        return None
+    me = game["powers"][controller]
+    if me["support"] < SUPPORT_TOP:
+        me["support"] += 1
+    else:
+        me["pp"] += 2  # already on the top space (§7.4.3)
+    me["press_protected"] = True
+    return {"support": me["support"], "pp": me["pp"]}
+    yield  # pragma: no cover - makes this a generator like the others
+
+
+def _un(game, controller):
+    card = game["un_card"]
+    if card is None:
+        return None
+    if controller is None and game["options"]["un_no_majority"] == "no_effect":
+        return None  # A-11: no E2 and no E3 for anyone
+    events = {}
+    if controller is not None:
+        events[controller] = yield from activation(game, controller, card["majority"], source="UN E2")
+    for power in initiative(game):  # every other power in play, in initiative order (A-41)
+        if power != controller:
+            events[power] = yield from activation(game, power, card["minority"], source="UN E3")
+    return {"card": card["name"], "events": events}
+
+
+EFFECTS = {"DAVOS": _davos, "IMF": _imf, "PRESS": _press, "UN": _un}
+
+
+def run_voting(state: dict):
+    game = copy.deepcopy(state)
+    draws = yield from voting(game)
+    return Outcome({"draws": draws}, game)
+
+
+def run_resolution(state: dict):
+    game = copy.deepcopy(state)
+    results = yield from resolution(game)
+    return Outcome({"institutions": results}, game)
+
+
+def run_governance(state: dict):
+    game = copy.deepcopy(state)
+    draws = yield from voting(game)
+    results = yield from resolution(game)
+    return Outcome({"draws": draws, "institutions": results}, game)
+
+
+VOTING = Procedure("statecraft.voting", GameSchema, run_voting)
+INSTITUTION_RESOLUTION = Procedure("statecraft.institution_resolution", GameSchema, run_resolution)
+GOVERNANCE = Procedure("statecraft.governance", GameSchema, run_governance)
