@@ -20,7 +20,7 @@ SECTION_LIMIT = 3  # no population section ever holds more than 3 workers (§1.7
 REVOLT = float("-inf")  # every revolting nation ranks equal and below all others (§4.3.3)
 
 # Special cards with a ruling in §4.14 that these engines apply.
-ELIZABETH, GREAT_WALL, VERSAILLES = "Elizabeth", "Great Wall", "Versailles"
+ELIZABETH, GREAT_WALL, VERSAILLES, ANNA_KOMNENE = "Elizabeth", "Great Wall", "Versailles", "Anna Komnene"
 
 NonNegative = validate.Range(min=0)
 
@@ -75,6 +75,9 @@ class SlotCardSchema(Schema):
     id = fields.String(required=True)
     type = fields.String(required=True, validate=validate.OneOf(["building", "military"]))
     per_worker = fields.Nested(PerWorkerSchema, load_default=lambda: {"strength": 0, "stability": 0})
+    # Per worker, for production (§2.3.3): what a building yields, what a military costs.
+    production = fields.Nested(ResourcesSchema, load_default=_zeroes)
+    upkeep = fields.Nested(ResourcesSchema, load_default=_zeroes)
 
 
 class SlotSchema(Schema):
@@ -85,6 +88,14 @@ class SlotSchema(Schema):
     def _manned_card(self, data, **kwargs):
         if data.get("card") is None and data.get("workers", 0):
             raise ValidationError("an empty slot cannot hold workers", "workers")
+
+
+class ProductionItemSchema(Schema):
+    """A flat per-round production (+) or consumption (-) from a colony, wonder, advisor or other card."""
+
+    resource = fields.String(required=True, validate=validate.OneOf(RESOURCES))
+    amount = fields.Integer(required=True, strict=True)
+    source = fields.String(load_default=None, allow_none=True)
 
 
 class NationSchema(Schema):
@@ -99,6 +110,7 @@ class NationSchema(Schema):
     # board features (§2.3.1-2.3.2): card data the source does not list [G-1].
     strength_bonus = fields.Integer(load_default=0, strict=True)
     stability_bonus = fields.Integer(load_default=0, strict=True)
+    production_items = fields.List(fields.Nested(ProductionItemSchema), load_default=list)
     # Names of owned cards whose §4.14 ruling matters here (Elizabeth, Great
     # Wall, a completed Versailles).
     specials = fields.List(fields.String(), load_default=list)
@@ -284,6 +296,24 @@ def stability(nation: dict) -> int:
                 for slot in nation["bm_slots"] if slot["card"] is not None)
     missing = sum((s["capacity"] - s["present"]) * s["cost"] for s in nation["population"] if s["kind"] == "stability")
     return nation["stability_bonus"] + cards - missing
+
+
+def net_production(nation: dict) -> dict[str, int]:
+    """Net production of one production step, every resource netted (§2.3.3, §4.4.1)."""
+    net = {t: 0 for t in RESOURCES}
+    for slot in nation["bm_slots"]:
+        card = slot["card"]
+        if card is None or not slot["workers"]:
+            continue
+        for t in RESOURCES:
+            net[t] += slot["workers"] * card["production"][t]
+            # Anna Komnene cancels the resource upkeep of military cards only [A-21].
+            if not (card["type"] == "military" and owns(nation, ANNA_KOMNENE)):
+                net[t] -= slot["workers"] * card["upkeep"][t]
+    for item in nation["production_items"]:
+        net[item["resource"]] += item["amount"]
+    net["food"] -= sum((s["capacity"] - s["present"]) * s["cost"] for s in nation["population"] if s["kind"] == "food")
+    return net
 
 
 def compared_stability(nation: dict) -> float:
