@@ -116,7 +116,8 @@ def check_step(case, n, step, request, response):
         problems.append(f"  next.units       expected {json.dumps(normalise(step['expect_units_after']))}")
         problems.append(f"                   got      {json.dumps(normalise(nxt.get('units')))}")
     for key, expected in step.get("expect_next", {}).items():
-        if normalise(nxt.get(key)) != normalise(expected):
+        empty = type(expected)() if isinstance(expected, (list, dict)) else None  # missing == empty
+        if normalise(nxt.get(key, empty)) != normalise(expected):
             problems.append(f"  next.{key:<11} expected {json.dumps(normalise(expected))}")
             problems.append(f"                   got      {json.dumps(normalise(nxt.get(key)))}")
     if problems:
