@@ -46,3 +46,32 @@ def tv10_state() -> dict:
         },
         "issues": [CONSTANTINOPLE, ARABIA, SMYRNA],
     })
+
+
+def issue(id: str, region: str | None, stars: int, controller: str, **extra) -> dict:
+    """A settled fixture issue with two plain options."""
+    return {"id": id, "region": region, "stars": stars, "controller": controller,
+            "options": [{"name": "First", "effects": []}, {"name": "Second", "effects": []}],
+            "option": "First", **extra}
+
+
+def label(step) -> str:
+    """How a test names a step: "UK bid", "dice uprising_check:EUROPE" or "outcome"."""
+    from adjudicator.procedure import Decision, Dice
+    if isinstance(step, Decision):
+        return f"{step.participant} {step.question}"
+    if isinstance(step, Dice):
+        return f"dice {step.purpose}"
+    return "outcome"
+
+
+def drive(procedure, state, script):
+    """Feed ``script`` — pairs of (expected step label, answer) — one answer at a time, as a
+    service would, checking that each step is the one the vector expects."""
+    from adjudicator.procedure import answer, next_step
+    log: list = []
+    step = next_step(procedure, state, log)
+    for expected, value in script:
+        assert label(step) == expected, f"after {len(log)} answers"
+        log, step = answer(procedure, state, log, value)
+    return log, step
