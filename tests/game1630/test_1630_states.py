@@ -1,0 +1,102 @@
+"""Bad input states are refused with precise field errors; absent game data takes the spec's defaults."""
+import pytest
+
+from adjudicator.game1630 import SCORING, VOTE, WAR
+from adjudicator.game1630.state import PLACEHOLDER_ADJACENCY
+from adjudicator.procedure import InvalidState, next_step
+
+from .helpers import card, named_pile, pile, special
+
+
+def errors(procedure, state):
+    with pytest.raises(InvalidState) as error:
+        next_step(procedure, state, [])
+    return error.value.errors
+
+
+def test_defaults_for_data_not_in_the_source_and_the_initial_country_table():
+    loaded = WAR.load({"attacker": "SPAIN", "defender": "FRANCE"})
+    config = loaded["config"]
+    assert config["adjacency"] == [list(pair) for pair in PLACEHOLDER_ADJACENCY]
+    assert (config["prestige_min"], config["prestige_max"], config["leader_bonus"]) == (0, 7, 2)
+    assert config["sea_defence"] == {"countries": ["ENGLAND", "SWEDEN"], "prestige_max": 1, "bonus": 1}
+    assert config["adjacency_only_prestige_max"] == 2 and config["tie_army_zero_loses_ability"] is False
+    assert loaded["countries"]["ENGLAND"] == {"side": "NEUTRAL", "prestige": 1, "army_size": 1,
+                                              "military_ability": 0, "unrest": False, "leader": False}
+    assert loaded["countries"]["HABSBURG"]["army_size"] == 3
+
+
+def test_a_given_field_overrides_only_itself():
+    loaded = WAR.load({"attacker": "SPAIN", "defender": "FRANCE", "countries": {"SPAIN": {"prestige": 7}}})
+    assert loaded["countries"]["SPAIN"] == {"side": "NEUTRAL", "prestige": 7, "army_size": 2,
+                                            "military_ability": 1, "unrest": False, "leader": False}
+
+
+@pytest.mark.parametrize("state, expected", [
+    ({"defender": "FRANCE"}, {"attacker": ["Missing data for required field."]}),
+    ({"attacker": "SPAIN", "defender": "SPAIN"}, {"defender": ["a country cannot attack itself"]}),
+    ({"attacker": "ATLANTIS", "defender": "SPAIN"}, {"attacker": ["Must be one of: SPAIN, ENGLAND, FRANCE, DENMARK, "
+                                                                   "NETHERLANDS, SWEDEN, GERMAN_PRINCES, HABSBURG, POLAND."]}),
+    ({"attacker": "SPAIN", "defender": "FRANCE", "countries": {"SPAIN": {"prestige": 8}}},
+     {"countries": {"SPAIN": {"prestige": ["must be between 0 and 7"]}}}),
+    ({"attacker": "SPAIN", "defender": "FRANCE", "countries": {"SPAIN": {"army_size": -1, "side": "GREEN"}}},
+     {"countries": {"SPAIN": {"value": {"army_size": ["Must be greater than or equal to 0."],
+                                        "side": ["Must be one of: NEUTRAL, RED, BLUE."]}}}}),
+    ({"attacker": "SPAIN", "defender": "FRANCE", "config": {"adjacency": [["SPAIN"]]}},
+     {"config": {"adjacency": {0: ["Length must be 2."]}}}),
+    ({"attacker": "SPAIN", "defender": "FRANCE", "config": {"adjacency": [["SPAIN", "SPAIN"]]}},
+     {"config": {"adjacency": {0: ["a country is not adjacent to itself"]}}}),
+    ({"attacker": "SPAIN", "defender": "FRANCE", "config": {"post_call_placement": "sequential"}},
+     {"config": {"post_call_placement": ["Must be one of: simultaneous."]}}),
+], ids=["missing-attacker", "self-attack", "unknown-country", "prestige-above-max", "bad-country-fields",
+        "adjacency-pair", "adjacency-self", "unsupported-option"])
+def test_bad_war_states_name_the_field(state, expected):
+    assert errors(WAR, state) == expected
+
+
+def test_unknown_country_key_is_named():
+    found = errors(WAR, {"attacker": "SPAIN", "defender": "FRANCE", "countries": {"ATLANTIS": {}}})
+    assert list(found["countries"]["ATLANTIS"]) == ["key"]
+
+
+GOOD_VOTE = {"players": ["A", "B"], "caller": "A", "displays": {"A": {"SPAIN": named_pile("A", "SPAIN", [2])}}}
+
+
+@pytest.mark.parametrize("change, expected", [
+    ({"caller": "Z"}, {"caller": ["the caller must be one of the players"]}),
+    ({"players": ["A", "A"]}, {"players": ["seats must be distinct"]}),
+    ({"displays": {"Z": {}}}, {"displays": {"Z": ["not a player"]}}),
+    ({"displays": {"A": {"SPAIN": pile("DOMINANT", card("x", "FRANCE", 1))}}},
+     {"displays": {"A": {"SPAIN": {"cards": ["P-2: card 'x' is a FRANCE card",
+                                             "P-3: a pile needs at least one named SPAIN card"]}}}}),
+    ({"displays": {"A": {"SPAIN": pile("DOMINANT", card("x", "OPEN", 1))}}},
+     {"displays": {"A": {"SPAIN": {"cards": ["P-3: a pile needs at least one named SPAIN card"]}}}}),
+    ({"displays": {"A": {"SPAIN": pile("DOMINANT")}}},
+     {"displays": {"A": {"value": {"SPAIN": {"value": {"cards": ["a pile has at least one card (P-12)"]}}}}}}),
+    ({"displays": {"A": {"SPAIN": pile("UPSIDE_DOWN", card("x", "SPAIN", 1))}}},
+     {"displays": {"A": {"value": {"SPAIN": {"value": {"state": ["Must be one of: DOMINANT, DECLINING."]}}}}}}),
+    ({"hands": {"B": [card("A-SPAIN-0", "SPAIN", 1)]}},
+     {"hands": {"B": ["card id 'A-SPAIN-0' also appears in displays.A.SPAIN"]}}),
+    ({"hands": {"B": [{"id": "c", "country": "SPAIN", "value": 0}]}},
+     {"hands": {"B": {"value": {0: {"value": ["Must be greater than or equal to 1."]}}}}}),
+    ({"hands": {"B": [{"id": "c", "kind": "SPECIAL"}]}},
+     {"hands": {"B": {"value": {0: {"special": ["required for a special card"]}}}}}),
+    ({"hands": {"B": [{"id": "c", "country": "SPAIN"}]}},
+     {"hands": {"B": {"value": {0: {"value": ["required for an influence card"]}}}}}),
+    ({"discard": [card("A-SPAIN-0", "SPAIN", 2)]}, {"discard": ["card id 'A-SPAIN-0' also appears in displays.A.SPAIN"]}),
+], ids=["caller-not-seated", "duplicate-seat", "display-of-a-stranger", "P-2-and-P-3", "P-3-open-only",
+        "empty-pile", "pile-state", "duplicate-card-id", "card-value", "special-kind-missing",
+        "influence-value-missing", "duplicate-in-discard"])
+def test_bad_vote_states_name_the_field(change, expected):
+    assert errors(VOTE, {**GOOD_VOTE, **change}) == expected
+
+
+def test_special_cards_in_hand_are_accepted_but_never_placeable():
+    state = {**GOOD_VOTE, "hands": {"A": [special("s1", "UNREST")]}}
+    step = next_step(VOTE, state, ["SPAIN"])
+    assert step.details["placeable"] == []
+
+
+def test_bad_scoring_state_names_the_field():
+    found = errors(SCORING, {"players": ["A"], "vp_counters": {"A": ["ATLANTIS"], "Z": []}, "vp": {"A": -1}})
+    assert set(found) == {"vp_counters", "vp"}
