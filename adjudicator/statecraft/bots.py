@@ -20,6 +20,12 @@ def _leads(votes: dict, power: str) -> bool:
     return own > rival and own >= 1
 
 
+def vote_difference(votes: dict, power: str) -> int:
+    """§9.5.1: the votes of the rival with the most votes there minus the power's votes."""
+    own, rival = _lead(votes, power)
+    return rival - own
+
+
 def vote_choice(institutions: dict, power: str) -> str:
     """§9.5.2: where a drawn vote of ``power`` goes."""
     # Rule 1 [INF]: the first institution it does not lead where this vote gives it the sole majority.
