@@ -17,7 +17,7 @@ class ScoringState(CountriesMixin, PlayersMixin):
     @validates_schema
     def _known_players(self, data, **kwargs):
         players = data.get("players") or []
-        errors = {name: {p: ["not a player"] for p in data.get(name, {}) if p not in players}
+        errors = {name: {p: {"key": ["not a player"]} for p in data.get(name, {}) if p not in players}
                   for name in ("vp_counters", "vp")}
         errors = {name: found for name, found in errors.items() if found}
         if errors:

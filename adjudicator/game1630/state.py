@@ -140,7 +140,7 @@ class CountriesMixin(Schema):
         errors = {}
         for country, record in (data.get("countries") or {}).items():
             if "prestige" in record and not low <= record["prestige"] <= high:
-                errors[country] = {"prestige": [f"must be between {low} and {high}"]}
+                errors[country] = {"value": {"prestige": [f"must be between {low} and {high}"]}}
         if errors:
             raise ValidationError({"countries": errors})
 
@@ -164,47 +164,51 @@ class PlayersMixin(Schema):
 
     @validates_schema
     def _check_players_and_cards(self, data, **kwargs):
+        # Error paths follow marshmallow's own nesting (dict -> key/value, list -> index,
+        # whole-object -> _schema) so a client reads every field error the same way.
         errors: dict = {}
         players = data.get("players") or []
         if len(set(players)) != len(players):
             errors["players"] = ["seats must be distinct"]
         seen: dict[str, str] = {}
 
-        def card_seen(card, where, bucket):
+        def duplicate(card, where):
             if card["id"] in seen:
-                bucket.append(f"card id {card['id']!r} also appears in {seen[card['id']]}")
-            else:
-                seen[card["id"]] = where
+                return {"id": [f"card id {card['id']!r} also appears in {seen[card['id']]}"]}
+            seen[card["id"]] = where
+            return None
 
         for player, piles in (data.get("displays") or {}).items():
             if player not in players:
-                errors.setdefault("displays", {})[player] = ["not a player"]
+                errors.setdefault("displays", {})[player] = {"key": ["not a player"]}
                 continue
             for country, pile in piles.items():
-                problems = []
-                for card in pile["cards"]:
+                problems: dict = {}
+                for index, card in enumerate(pile["cards"]):
                     if card["kind"] != INFLUENCE:
-                        problems.append(f"card {card['id']!r} is not an influence card")
+                        problems[index] = {"kind": ["only influence cards are displayed"]}
                     elif card["country"] not in (country, OPEN):
-                        problems.append(f"P-2: card {card['id']!r} is a {card['country']} card")
-                    card_seen(card, f"displays.{player}.{country}", problems)
+                        problems[index] = {"country": [f"P-2: a {card['country']} card cannot be in a {country} pile"]}
+                    else:
+                        problems[index] = duplicate(card, f"displays.{player}.{country}")
+                found = {"cards": {i: p for i, p in problems.items() if p}}
+                if not found["cards"]:
+                    del found["cards"]
                 if not any(card.get("country") == country for card in pile["cards"]):
-                    problems.append(f"P-3: a pile needs at least one named {country} card")
-                if problems:
-                    errors.setdefault("displays", {}).setdefault(player, {})[country] = {"cards": problems}
+                    found["_schema"] = [f"P-3: a pile needs at least one named {country} card"]
+                if found:
+                    (errors.setdefault("displays", {}).setdefault(player, {}).setdefault("value", {})
+                     [country]) = {"value": found}
         for player, hand in (data.get("hands") or {}).items():
-            problems = []
             if player not in players:
-                problems.append("not a player")
-            for card in hand:
-                card_seen(card, f"hands.{player}", problems)
-            if problems:
-                errors.setdefault("hands", {})[player] = problems
-        problems = []
-        for card in data.get("discard") or []:
-            card_seen(card, "discard", problems)
-        if problems:
-            errors["discard"] = problems
+                errors.setdefault("hands", {})[player] = {"key": ["not a player"]}
+                continue
+            found = {i: p for i, card in enumerate(hand) if (p := duplicate(card, f"hands.{player}"))}
+            if found:
+                errors.setdefault("hands", {})[player] = {"value": found}
+        found = {i: p for i, card in enumerate(data.get("discard") or []) if (p := duplicate(card, "discard"))}
+        if found:
+            errors["discard"] = found
         if errors:
             raise ValidationError(errors)
 

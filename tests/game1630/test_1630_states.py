@@ -38,7 +38,7 @@ def test_a_given_field_overrides_only_itself():
     ({"attacker": "ATLANTIS", "defender": "SPAIN"}, {"attacker": ["Must be one of: SPAIN, ENGLAND, FRANCE, DENMARK, "
                                                                    "NETHERLANDS, SWEDEN, GERMAN_PRINCES, HABSBURG, POLAND."]}),
     ({"attacker": "SPAIN", "defender": "FRANCE", "countries": {"SPAIN": {"prestige": 8}}},
-     {"countries": {"SPAIN": {"prestige": ["must be between 0 and 7"]}}}),
+     {"countries": {"SPAIN": {"value": {"prestige": ["must be between 0 and 7"]}}}}),
     ({"attacker": "SPAIN", "defender": "FRANCE", "countries": {"SPAIN": {"army_size": -1, "side": "GREEN"}}},
      {"countries": {"SPAIN": {"value": {"army_size": ["Must be greater than or equal to 0."],
                                         "side": ["Must be one of: NEUTRAL, RED, BLUE."]}}}}),
@@ -65,25 +65,26 @@ GOOD_VOTE = {"players": ["A", "B"], "caller": "A", "displays": {"A": {"SPAIN": n
 @pytest.mark.parametrize("change, expected", [
     ({"caller": "Z"}, {"caller": ["the caller must be one of the players"]}),
     ({"players": ["A", "A"]}, {"players": ["seats must be distinct"]}),
-    ({"displays": {"Z": {}}}, {"displays": {"Z": ["not a player"]}}),
+    ({"displays": {"Z": {}}}, {"displays": {"Z": {"key": ["not a player"]}}}),
     ({"displays": {"A": {"SPAIN": pile("DOMINANT", card("x", "FRANCE", 1))}}},
-     {"displays": {"A": {"SPAIN": {"cards": ["P-2: card 'x' is a FRANCE card",
-                                             "P-3: a pile needs at least one named SPAIN card"]}}}}),
+     {"displays": {"A": {"value": {"SPAIN": {"value": {
+         "cards": {0: {"country": ["P-2: a FRANCE card cannot be in a SPAIN pile"]}},
+         "_schema": ["P-3: a pile needs at least one named SPAIN card"]}}}}}}),
     ({"displays": {"A": {"SPAIN": pile("DOMINANT", card("x", "OPEN", 1))}}},
-     {"displays": {"A": {"SPAIN": {"cards": ["P-3: a pile needs at least one named SPAIN card"]}}}}),
+     {"displays": {"A": {"value": {"SPAIN": {"value": {"_schema": ["P-3: a pile needs at least one named SPAIN card"]}}}}}}),
     ({"displays": {"A": {"SPAIN": pile("DOMINANT")}}},
      {"displays": {"A": {"value": {"SPAIN": {"value": {"cards": ["a pile has at least one card (P-12)"]}}}}}}),
     ({"displays": {"A": {"SPAIN": pile("UPSIDE_DOWN", card("x", "SPAIN", 1))}}},
      {"displays": {"A": {"value": {"SPAIN": {"value": {"state": ["Must be one of: DOMINANT, DECLINING."]}}}}}}),
     ({"hands": {"B": [card("A-SPAIN-0", "SPAIN", 1)]}},
-     {"hands": {"B": ["card id 'A-SPAIN-0' also appears in displays.A.SPAIN"]}}),
+     {"hands": {"B": {"value": {0: {"id": ["card id 'A-SPAIN-0' also appears in displays.A.SPAIN"]}}}}}),
     ({"hands": {"B": [{"id": "c", "country": "SPAIN", "value": 0}]}},
      {"hands": {"B": {"value": {0: {"value": ["Must be greater than or equal to 1."]}}}}}),
     ({"hands": {"B": [{"id": "c", "kind": "SPECIAL"}]}},
      {"hands": {"B": {"value": {0: {"special": ["required for a special card"]}}}}}),
     ({"hands": {"B": [{"id": "c", "country": "SPAIN"}]}},
      {"hands": {"B": {"value": {0: {"value": ["required for an influence card"]}}}}}),
-    ({"discard": [card("A-SPAIN-0", "SPAIN", 2)]}, {"discard": ["card id 'A-SPAIN-0' also appears in displays.A.SPAIN"]}),
+    ({"discard": [card("A-SPAIN-0", "SPAIN", 2)]}, {"discard": {0: {"id": ["card id 'A-SPAIN-0' also appears in displays.A.SPAIN"]}}}),
 ], ids=["caller-not-seated", "duplicate-seat", "display-of-a-stranger", "P-2-and-P-3", "P-3-open-only",
         "empty-pile", "pile-state", "duplicate-card-id", "card-value", "special-kind-missing",
         "influence-value-missing", "duplicate-in-discard"])
@@ -98,5 +99,19 @@ def test_special_cards_in_hand_are_accepted_but_never_placeable():
 
 
 def test_bad_scoring_state_names_the_field():
-    found = errors(SCORING, {"players": ["A"], "vp_counters": {"A": ["ATLANTIS"], "Z": []}, "vp": {"A": -1}})
-    assert set(found) == {"vp_counters", "vp"}
+    found = errors(SCORING, {"players": ["A"], "vp_counters": {"A": ["ATLANTIS"]}, "vp": {"A": -1}})
+    assert found == {"vp_counters": {"A": {"value": {0: ["Must be one of: SPAIN, ENGLAND, FRANCE, DENMARK, NETHERLANDS, "
+                                                        "SWEDEN, GERMAN_PRINCES, HABSBURG, POLAND."]}}},
+                     "vp": {"A": {"value": ["Must be greater than or equal to 0."]}}}
+    found = errors(SCORING, {"players": ["A"], "vp_counters": {"Z": []}})
+    assert found == {"vp_counters": {"Z": {"key": ["not a player"]}}}
+
+
+def test_a_hand_of_a_stranger_is_named():
+    assert errors(VOTE, {**GOOD_VOTE, "hands": {"Z": []}}) == {"hands": {"Z": {"key": ["not a player"]}}}
+
+
+def test_a_displayed_special_card_is_refused():
+    state = {**GOOD_VOTE, "displays": {"A": {"SPAIN": pile("DOMINANT", card("a", "SPAIN", 1), special("s"))}}}
+    assert errors(VOTE, state) == {"displays": {"A": {"value": {"SPAIN": {"value": {
+        "cards": {1: {"kind": ["only influence cards are displayed"]}}}}}}}}
