@@ -1,0 +1,1 @@
+"""The HTTP service (Flask application factory: ``service.app.create_app``)."""

@@ -1,0 +1,210 @@
+"""Marshmallow schemas for every request body and response body of the API.
+
+Requests are loaded (validated) with these schemas; responses are dumped
+through them so that nothing leaves the service that the schema (and
+openapi.yaml, which mirrors it) does not name.
+"""
+from __future__ import annotations
+
+from marshmallow import Schema, ValidationError, fields, validate, validates
+
+DAY = 24 * 3600
+POWER = validate.Regexp(r"^[A-Z]+$", error="a power name in upper case, such as FRANCE")
+
+
+def _variants() -> tuple[str, ...]:
+    from adjudicator.diplomacy import VARIANTS
+    return tuple(VARIANTS)
+
+
+class _Upper(fields.String):
+    """A string read case-insensitively and kept in upper case."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return super()._deserialize(value, attr, data, **kwargs).strip().upper()
+
+
+# ---------------------------------------------------------------- requests
+class RulesSchema(Schema):
+    convoy_disruption = fields.String(validate=validate.OneOf(["2000", "1971"]))
+
+
+class DeadlinesSchema(Schema):
+    first_movement = fields.Integer(strict=True, validate=validate.Range(1, 30 * DAY))
+    movement = fields.Integer(strict=True, validate=validate.Range(1, 30 * DAY))
+    retreat = fields.Integer(strict=True, validate=validate.Range(1, 30 * DAY))
+    adjustment = fields.Integer(strict=True, validate=validate.Range(1, 30 * DAY))
+
+
+class CreateGameSchema(Schema):
+    name = fields.String(validate=validate.Length(max=100), load_default="")
+    variant = fields.String(load_default="standard")
+    rules = fields.Nested(RulesSchema, load_default=dict)
+    deadlines = fields.Nested(DeadlinesSchema, load_default=dict)
+    assignment = fields.String(load_default="random", validate=validate.OneOf(["random", "chosen"]))
+    missed_orders = fields.String(load_default="hold", validate=validate.OneOf(["hold", "wait"]))
+
+    @validates("variant")
+    def _known_variant(self, value, **kwargs):
+        if value not in _variants():
+            raise ValidationError(f"unknown variant; one of {list(_variants())}")
+
+
+class JoinSchema(Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=50))
+    power = _Upper(validate=POWER)
+
+
+class OrdersSchema(Schema):
+    orders = fields.List(fields.String(validate=validate.Length(min=1, max=200)), required=True,
+                         validate=validate.Length(max=100))
+    phase = _Upper()
+
+
+class ReadySchema(Schema):
+    ready = fields.Boolean(required=True, truthy={True}, falsy={False})
+
+
+class ExtendSchema(Schema):
+    seconds = fields.Integer(strict=True, required=True, validate=validate.Range(1, 30 * DAY))
+
+
+class DislodgedSchema(Schema):
+    unit = fields.String(required=True)
+    attacked_from = fields.String(required=True)
+
+
+class AdjudicateRequestSchema(Schema):
+    """The interchange-format request (contracts/diplomacy-interchange.md)."""
+
+    variant = fields.String(load_default="standard")
+    rules = fields.Nested(RulesSchema, load_default=dict)
+    phase = _Upper(required=True, validate=validate.Regexp(r"^[SFW]\d{4}[MRA]$",
+                                                           error="a phase such as S1901M, F1901R or W1901A"))
+    units = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), required=True)
+    centers = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), load_default=dict)
+    dislodged = fields.Dict(keys=fields.String(), values=fields.List(fields.Nested(DislodgedSchema)),
+                            load_default=dict)
+    contested = fields.List(fields.String(), load_default=list)
+    orders = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), load_default=dict)
+
+
+# ---------------------------------------------------------------- responses
+class ProblemSchema(Schema):
+    type = fields.String()
+    title = fields.String()
+    status = fields.Integer()
+    detail = fields.String()
+    instance = fields.String()
+    errors = fields.Dict()
+    orders = fields.List(fields.Dict())
+
+
+class HealthSchema(Schema):
+    status = fields.String()
+    redis = fields.Boolean()
+
+
+class VariantSchema(Schema):
+    name = fields.String()
+    powers = fields.List(fields.String())
+    players = fields.List(fields.List(fields.String()))
+    neutral = fields.List(fields.String())
+    start_phase = fields.String()
+    victory_centers = fields.Integer()
+
+
+class PlayerSchema(Schema):
+    id = fields.String()
+    name = fields.String()
+    powers = fields.List(fields.String())
+
+
+class GameSchema(Schema):
+    id = fields.String()
+    name = fields.String()
+    variant = fields.String()
+    rules = fields.Dict()
+    deadlines = fields.Dict(keys=fields.String(), values=fields.Integer())
+    assignment = fields.String()
+    missed_orders = fields.String()
+    seats = fields.Integer()
+    status = fields.String()
+    created_at = fields.String()
+    players = fields.List(fields.Nested(PlayerSchema))
+    phase = fields.String(allow_none=True)
+    seq = fields.Integer()
+    deadline = fields.String(allow_none=True)
+    remaining_seconds = fields.Float(allow_none=True)
+    position = fields.Dict(allow_none=True)
+    to_order = fields.List(fields.String())
+    submitted = fields.List(fields.String())
+    ready = fields.List(fields.String())
+    winner = fields.String(allow_none=True)
+
+
+class CreatedGameSchema(Schema):
+    game = fields.Nested(GameSchema)
+    director_token = fields.String()
+
+
+class JoinedSchema(Schema):
+    player = fields.Nested(PlayerSchema)
+    token = fields.String()
+    game = fields.Nested(GameSchema)
+
+
+class OrderReadingSchema(Schema):
+    input = fields.String()
+    order = fields.String(allow_none=True)
+    valid = fields.Boolean()
+    reason = fields.String(allow_none=True)
+
+
+class SubmissionSchema(Schema):
+    phase = fields.String()
+    power = fields.String()
+    stored = fields.Boolean()
+    orders = fields.List(fields.Nested(OrderReadingSchema))
+
+
+class PowerOrdersSchema(Schema):
+    must_order = fields.Boolean()
+    ready = fields.Boolean()
+    orders = fields.List(fields.String(), allow_none=True)
+
+
+class OwnOrdersSchema(Schema):
+    phase = fields.String(allow_none=True)
+    seq = fields.Integer()
+    player = fields.String()
+    powers = fields.Dict(keys=fields.String(), values=fields.Nested(PowerOrdersSchema))
+
+
+class ReadyStateSchema(Schema):
+    phase = fields.String()
+    ready = fields.List(fields.String())
+    powers = fields.List(fields.String())
+
+
+class HistoryEntrySchema(Schema):
+    seq = fields.Integer()
+    phase = fields.String()
+    closed_by = fields.String()
+    adjudicated_at = fields.String()
+    position = fields.Dict()
+    orders = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
+    results = fields.List(fields.Dict())
+    next_phase = fields.String(allow_none=True)
+
+
+class HistorySchema(Schema):
+    game = fields.String()
+    phases = fields.List(fields.Nested(HistoryEntrySchema))
+
+
+class AdjudicationSchema(Schema):
+    phase = fields.String()
+    results = fields.List(fields.Dict())
+    next = fields.Dict(allow_none=True)
+    winner = fields.String()

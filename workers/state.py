@@ -1,0 +1,545 @@
+"""The Redis state model of a game, shared by the HTTP service and the workers.
+
+Every change of a game is one Redis transaction (WATCH the game hash, read,
+check, MULTI, write, EXEC; retried when another client changed the game in
+between).  The phase moves through
+
+    open --(deadline / all ready / director)--> adjudicating --(commit)--> open (next phase)
+
+and only these transitions touch the ``status`` field of the game hash, so:
+
+* a submission is stored only while the phase is open: it commits before the
+  phase closes (and is adjudicated) or fails and is refused with a 409;
+* an adjudication commits only if the game is still ``adjudicating`` the same
+  phase number: a second job, a racing job or a re-run of an abandoned job
+  computes the same result and its commit is a no-op.
+
+Jobs (deadline and adjudication) are enqueued in the same transaction as the
+state change that needs them, so a crash can never leave a closed phase
+without its job or an open phase without its deadline.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import math
+import os
+import secrets
+import time
+import uuid
+from datetime import datetime, timezone
+
+import redis
+from rq import Queue, Retry
+from rq.job import Job
+from rq.registry import ScheduledJobRegistry
+
+from . import keys
+
+JOB_TIMEOUT = int(os.environ.get("ADJ_JOB_TIMEOUT", "60"))
+JOB_RETRIES = 3
+DEFAULT_DEADLINES = {"first_movement": 35 * 60, "movement": 20 * 60, "retreat": 5 * 60, "adjustment": 5 * 60}
+PHASE_KINDS = {"M": "movement", "R": "retreat", "A": "adjustment"}
+
+
+class GameError(Exception):
+    """A request the game cannot accept; ``status`` is the HTTP status it maps to."""
+
+    status = 400
+    title = "Bad request"
+
+    def __init__(self, detail: str, **extra):
+        super().__init__(detail)
+        self.detail = detail
+        self.extra = extra
+
+
+class NotFound(GameError):
+    status, title = 404, "Not found"
+
+
+class Unauthorized(GameError):
+    status, title = 401, "Missing or unknown token"
+
+
+class Forbidden(GameError):
+    status, title = 403, "Not allowed"
+
+
+class Conflict(GameError):
+    status, title = 409, "Not possible in the game's current state"
+
+
+class Invalid(GameError):
+    status, title = 422, "Invalid content"
+
+
+def engine():
+    """The Diplomacy rules engine (pure functions, no I/O)."""
+    from adjudicator import diplomacy
+    return diplomacy
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def iso(ts: float | None) -> str | None:
+    if ts is None:
+        return None
+    return datetime.fromtimestamp(ts, timezone.utc).isoformat().replace("+00:00", "Z")
+
+
+def _loads(value: str | None, default=None):
+    return default if value in (None, "") else json.loads(value)
+
+
+class Store:
+    """All reads and writes of game state."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.r = redis.Redis.from_url(url, decode_responses=True)
+        self.queue = Queue(keys.QUEUE, connection=redis.Redis.from_url(url))
+
+    # ----------------------------------------------------------------- helpers
+    def _transact(self, watch: list[str], body):
+        """Run ``body(pipe)`` under WATCH ``watch``; ``body`` reads, calls
+        ``pipe.multi()``, queues writes and returns the result.  Retried when a
+        watched key changed before EXEC."""
+        for _ in range(100):
+            with self.r.pipeline() as pipe:
+                try:
+                    pipe.watch(*watch)
+                    result = body(pipe)
+                    if pipe.explicit_transaction:
+                        pipe.execute()
+                    return result
+                except redis.WatchError:
+                    continue
+        raise Conflict("the game is changing too fast; try again")
+
+    @staticmethod
+    def _game(pipe, gid: str) -> dict:
+        g = pipe.hgetall(keys.game(gid))
+        if not g:
+            raise NotFound(f"there is no game '{gid}'")
+        return g
+
+    def player_for(self, gid: str, token: str | None) -> dict:
+        """The player holding ``token`` in game ``gid`` (401 if none)."""
+        if not self.r.exists(keys.game(gid)):
+            raise NotFound(f"there is no game '{gid}'")
+        if not token:
+            raise Unauthorized("this needs a player token: send 'Authorization: Bearer <token>'")
+        pid = self.r.hget(keys.tokens(gid), hash_token(token))
+        if pid is None:
+            raise Unauthorized(f"the token is not a player token of game '{gid}'")
+        return json.loads(self.r.hget(keys.players(gid), pid))
+
+    def check_director(self, g: dict, token: str | None) -> None:
+        if not token:
+            raise Unauthorized("this needs the director token: send 'Authorization: Bearer <token>'")
+        if not hmac.compare_digest(g["director"], hash_token(token)):
+            raise Forbidden(f"only the director of game '{g['id']}' may do this")
+
+    def _enqueue_adjudication(self, pipe, gid: str, seq: int) -> None:
+        self.queue.enqueue("workers.jobs.adjudicate_phase", gid, seq, job_id=f"adjudicate-{gid}-{seq}",
+                           retry=Retry(max=JOB_RETRIES), job_timeout=JOB_TIMEOUT, pipeline=pipe)
+
+    def _schedule_deadline(self, pipe, gid: str, seq: int, deadline: int) -> str:
+        job_id = f"deadline-{gid}-{seq}-{deadline}-{uuid.uuid4().hex[:6]}"
+        self.queue.enqueue_at(datetime.fromtimestamp(deadline, timezone.utc), "workers.jobs.on_deadline",
+                              gid, seq, deadline, job_id=job_id, retry=Retry(max=JOB_RETRIES),
+                              job_timeout=JOB_TIMEOUT, pipeline=pipe)
+        return job_id
+
+    def _cancel_deadline(self, pipe, g: dict) -> None:
+        job_id = g.get("deadline_job")
+        if job_id:
+            ScheduledJobRegistry(keys.QUEUE, connection=self.queue.connection).remove(job_id, pipeline=pipe)
+            pipe.delete(Job.key_for(job_id))
+
+    def _close(self, pipe, g: dict, reason: str, enqueue: bool = True) -> None:
+        """Queue (after MULTI) the writes that close the current phase and, unless
+        the caller adjudicates it itself, enqueue its adjudication job."""
+        gid, seq = g["id"], int(g["seq"])
+        self._cancel_deadline(pipe, g)
+        pipe.hset(keys.game(gid), mapping={"status": "adjudicating", "closed_by": reason, "attempts": 0,
+                                             "deadline_job": "", "waiting": ""})
+        if enqueue:
+            self._enqueue_adjudication(pipe, gid, seq)
+
+    def _open_phase(self, pipe, g: dict, seq: int, position: dict, seated: list[str]) -> None:
+        """Queue (after MULTI) the writes that open phase number ``seq`` at ``position``."""
+        gid = g["id"]
+        settings = json.loads(g["settings"])
+        to_order = [p for p in engine().powers_to_order(position) if p in seated]
+        kind = PHASE_KINDS[position["phase"][-1]]
+        length = settings["deadlines"]["first_movement" if seq == 1 and kind == "movement" else kind]
+        fields = {"seq": seq, "phase": position["phase"], "position": json.dumps(position),
+                  "to_order": json.dumps(to_order), "attempts": 0, "waiting": "", "remaining": "",
+                  "opened_at": time.time()}
+        if to_order:
+            deadline = math.ceil(time.time() + length)
+            fields |= {"status": "open", "closed_by": "", "deadline": deadline,
+                       "deadline_job": self._schedule_deadline(pipe, gid, seq, deadline)}
+            pipe.hset(keys.game(gid), mapping=fields)
+        else:  # only powers without a player would order: nothing to wait for
+            fields |= {"status": "adjudicating", "closed_by": "no player has anything to order",
+                       "deadline": "", "deadline_job": ""}
+            pipe.hset(keys.game(gid), mapping=fields)
+            self._enqueue_adjudication(pipe, gid, seq)
+
+    # ----------------------------------------------------------------- games
+    def create_game(self, spec: dict) -> tuple[dict, str]:
+        info = engine().variant_info(spec["variant"])
+        gid = uuid.uuid4().hex[:12]
+        token = secrets.token_urlsafe(24)
+        settings = {"deadlines": DEFAULT_DEADLINES | spec.get("deadlines", {}),
+                    "assignment": spec["assignment"], "missed_orders": spec["missed_orders"],
+                    "seats": len(info["players"])}
+        self.r.hset(keys.game(gid), mapping={
+            "id": gid, "name": spec.get("name", ""), "variant": spec["variant"],
+            "rules": json.dumps(spec.get("rules", {})), "settings": json.dumps(settings),
+            "director": hash_token(token), "status": "forming", "seq": 0, "phase": "",
+            "created_at": time.time()})
+        return self.public_state(gid), token
+
+    def join(self, gid: str, name: str, power: str | None) -> tuple[dict, str]:
+        token = secrets.token_urlsafe(24)
+
+        def body(pipe):
+            g = self._game(pipe, gid)
+            if g["status"] != "forming":
+                raise Conflict(f"game '{gid}' has already started; no seat is free")
+            settings = json.loads(g["settings"])
+            players = [json.loads(p) for p in pipe.hvals(keys.players(gid))]
+            if len(players) >= settings["seats"]:
+                raise Conflict(f"all {settings['seats']} seats of game '{gid}' are taken")
+            groups = engine().variant_info(g["variant"])["players"]
+            powers: list[str] = []
+            if settings["assignment"] == "chosen":
+                if power is None:
+                    raise Invalid("body.power: this game lets players choose; name the power you want",
+                                  errors={"power": ["required when powers are chosen"]})
+                group = next((grp for grp in groups if power in grp), None)
+                if group is None:
+                    raise Invalid(f"body.power: '{power}' is not a power a player can take in this variant",
+                                  errors={"power": [f"one of {sorted(p for grp in groups for p in grp)}"]})
+                if any(set(p["powers"]) & set(group) for p in players):
+                    raise Conflict(f"{power} is already taken in game '{gid}'")
+                powers = list(group)
+            elif power is not None:
+                raise Invalid("body.power: powers are drawn at random in this game; leave 'power' out",
+                              errors={"power": ["not allowed when powers are drawn at random"]})
+            pid = f"p{len(players) + 1}"
+            player = {"id": pid, "name": name, "powers": powers, "joined_at": time.time()}
+            players.append(player)
+            pipe.multi()
+            pipe.hset(keys.players(gid), pid, json.dumps(player))
+            pipe.hset(keys.tokens(gid), hash_token(token), pid)
+            if len(players) == settings["seats"]:
+                self._start(pipe, g, players)
+            return player
+
+        player = self._transact([keys.game(gid), keys.players(gid)], body)
+        return self.player_view(gid, player["id"]), token
+
+    def _start(self, pipe, g: dict, players: list[dict]) -> None:
+        """Queue (after MULTI) the writes that draw powers and open the first phase."""
+        gid = g["id"]
+        info = engine().variant_info(g["variant"])
+        if json.loads(g["settings"])["assignment"] == "random":
+            groups = list(info["players"])
+            secrets.SystemRandom().shuffle(groups)
+            for player, group in zip(players, groups):
+                player["powers"] = list(group)
+                pipe.hset(keys.players(gid), player["id"], json.dumps(player))
+        seated = [p for player in players for p in player["powers"]]
+        position = engine().initial_position(g["variant"])
+        pipe.hset(keys.game(gid), "started_at", time.time())
+        self._open_phase(pipe, g, 1, position, seated)
+
+    def start(self, gid: str, token: str | None) -> dict:
+        def body(pipe):
+            g = self._game(pipe, gid)
+            self.check_director(g, token)
+            if g["status"] != "forming":
+                raise Conflict(f"game '{gid}' has already started")
+            players = sorted((json.loads(p) for p in pipe.hvals(keys.players(gid))), key=lambda p: p["joined_at"])
+            if not players:
+                raise Conflict(f"game '{gid}' has no players yet")
+            pipe.multi()
+            self._start(pipe, g, players)
+
+        self._transact([keys.game(gid), keys.players(gid)], body)
+        return self.public_state(gid)
+
+    # ----------------------------------------------------------------- reading
+    def _players(self, gid: str) -> list[dict]:
+        return sorted((json.loads(p) for p in self.r.hvals(keys.players(gid))), key=lambda p: p["joined_at"])
+
+    def player_view(self, gid: str, pid: str) -> dict:
+        player = json.loads(self.r.hget(keys.players(gid), pid))
+        return {"id": player["id"], "name": player["name"], "powers": player["powers"]}
+
+    def public_state(self, gid: str) -> dict:
+        g = self.r.hgetall(keys.game(gid))
+        if not g:
+            raise NotFound(f"there is no game '{gid}'")
+        seq = int(g["seq"])
+        settings = json.loads(g["settings"])
+        state = {
+            "id": gid, "name": g.get("name", ""), "variant": g["variant"], "rules": json.loads(g["rules"]),
+            "deadlines": settings["deadlines"], "assignment": settings["assignment"],
+            "missed_orders": settings["missed_orders"], "seats": settings["seats"],
+            "status": g["status"], "created_at": iso(float(g["created_at"])),
+            "players": [{"id": p["id"], "name": p["name"], "powers": p["powers"]} for p in self._players(gid)],
+            "phase": g["phase"] or None, "seq": seq, "deadline": None, "remaining_seconds": None,
+            "position": None, "to_order": [], "submitted": [], "ready": [], "winner": g.get("winner") or None,
+        }
+        if seq:
+            position = json.loads(g["position"])
+            state |= {
+                "position": {k: position.get(k, {} if k != "contested" else []) for k in
+                             ("units", "centers", "dislodged", "contested", "retreat_options", "adjustments")},
+                "to_order": json.loads(g["to_order"]),
+                "submitted": sorted(self.r.hkeys(keys.orders(gid, seq))),
+                "ready": sorted(self.r.smembers(keys.ready(gid, seq))),
+                "deadline": iso(float(g["deadline"])) if g.get("deadline") else None,
+                "remaining_seconds": float(g["remaining"]) if g.get("remaining") else None,
+            }
+        return state
+
+    def history(self, gid: str) -> list[dict]:
+        if not self.r.exists(keys.game(gid)):
+            raise NotFound(f"there is no game '{gid}'")
+        return [json.loads(h) for h in self.r.lrange(keys.history(gid), 0, -1)]
+
+    def own_orders(self, gid: str, token: str | None) -> dict:
+        player = self.player_for(gid, token)
+        g = self.r.hgetall(keys.game(gid))
+        seq = int(g["seq"])
+        to_order = json.loads(g["to_order"]) if seq else []
+        submitted = self.r.hgetall(keys.orders(gid, seq)) if seq else {}
+        ready = self.r.smembers(keys.ready(gid, seq)) if seq else set()
+        return {"phase": g["phase"] or None, "seq": seq, "player": player["id"], "powers": {
+            power: {"must_order": power in to_order, "ready": power in ready,
+                    "orders": _loads(submitted.get(power))} for power in player["powers"]}}
+
+    # ----------------------------------------------------------------- orders
+    def _writable_phase(self, g: dict, power: str, phase: str | None) -> None:
+        gid = g["id"]
+        if g["status"] == "forming":
+            raise Conflict(f"game '{gid}' has not started yet")
+        if g["status"] == "finished":
+            raise Conflict(f"game '{gid}' is over")
+        if phase is not None and phase != g["phase"]:
+            raise Conflict(f"these orders are for {phase} but the current phase is {g['phase']}")
+        if g["status"] == "adjudicating":
+            raise Conflict(f"phase {g['phase']} is closed and being adjudicated; orders can no longer change")
+        waiting_mode = json.loads(g["settings"])["missed_orders"] == "wait"
+        if g["status"] == "open" and g.get("deadline") and time.time() >= float(g["deadline"]) and not waiting_mode:
+            raise Conflict(f"the deadline of {g['phase']} passed at {iso(float(g['deadline']))}")
+        if power not in json.loads(g["to_order"]):
+            raise Conflict(f"{power} has nothing to order in {g['phase']}")
+
+    def _maybe_close_waiting(self, pipe, g: dict, submitted: set[str]) -> None:
+        """In a game whose phases wait for missing orders: close once all are in."""
+        if g["status"] == "open" and g.get("waiting") and set(json.loads(g["to_order"])) <= submitted:
+            self._close(pipe, g, "deadline, then the last missing orders")
+
+    def submit_orders(self, gid: str, token: str | None, power: str, orders: list[str],
+                      phase: str | None = None) -> dict:
+        player = self.player_for(gid, token)
+        if power not in player["powers"]:
+            raise Forbidden(f"{power} is not your power; you play {', '.join(player['powers']) or 'no power'}")
+        checked = {}
+
+        def body(pipe):
+            g = self._game(pipe, gid)
+            self._writable_phase(g, power, phase)
+            position = json.loads(g["position"])
+            checked["results"] = engine().check_orders(position, power, orders)
+            bad = [r for r in checked["results"] if not r["valid"]]
+            if bad:
+                raise Invalid(f"{len(bad)} of {len(orders)} orders for {power} are invalid; nothing was stored",
+                              orders=checked["results"])
+            seq = int(g["seq"])
+            submitted = set(pipe.hkeys(keys.orders(gid, seq))) | {power}
+            pipe.multi()
+            pipe.hset(keys.orders(gid, seq), power, json.dumps([r["order"] for r in checked["results"]]))
+            self._maybe_close_waiting(pipe, g, submitted)
+            return g["phase"]
+
+        current = self._transact([keys.game(gid)], body)
+        return {"phase": current, "power": power, "stored": True, "orders": checked["results"]}
+
+    def clear_orders(self, gid: str, token: str | None, power: str, phase: str | None = None) -> dict:
+        player = self.player_for(gid, token)
+        if power not in player["powers"]:
+            raise Forbidden(f"{power} is not your power; you play {', '.join(player['powers']) or 'no power'}")
+
+        def body(pipe):
+            g = self._game(pipe, gid)
+            self._writable_phase(g, power, phase)
+            pipe.multi()
+            pipe.hdel(keys.orders(gid, int(g["seq"])), power)
+            return g["phase"]
+
+        current = self._transact([keys.game(gid)], body)
+        return {"phase": current, "power": power, "stored": False, "orders": []}
+
+    def set_ready(self, gid: str, token: str | None, ready: bool) -> dict:
+        player = self.player_for(gid, token)
+
+        def body(pipe):
+            g = self._game(pipe, gid)
+            if g["status"] != "open":
+                raise Conflict(f"game '{gid}' is {g['status']}; readiness can be set only while a phase is open")
+            seq = int(g["seq"])
+            pipe.watch(keys.ready(gid, seq))
+            to_order = set(json.loads(g["to_order"]))
+            mine = set(player["powers"]) & to_order
+            if not mine:
+                raise Conflict(f"you have nothing to order in {g['phase']}")
+            now_ready = set(pipe.smembers(keys.ready(gid, seq)))
+            now_ready = now_ready | mine if ready else now_ready - mine
+            pipe.multi()
+            if ready:
+                pipe.sadd(keys.ready(gid, seq), *mine)
+            else:
+                pipe.srem(keys.ready(gid, seq), *mine)
+            if ready and to_order <= now_ready:
+                self._close(pipe, g, "every power was ready")
+            return {"phase": g["phase"], "ready": sorted(now_ready & to_order), "powers": sorted(mine)}
+
+        return self._transact([keys.game(gid)], body)
+
+    # ----------------------------------------------------------------- director
+    def _director_change(self, gid: str, token: str | None, change) -> dict:
+        def body(pipe):
+            g = self._game(pipe, gid)
+            self.check_director(g, token)
+            change(pipe, g)
+
+        self._transact([keys.game(gid)], body)
+        return self.public_state(gid)
+
+    def extend(self, gid: str, token: str | None, seconds: int) -> dict:
+        def change(pipe, g):
+            if g["status"] == "paused":
+                pipe.multi()
+                pipe.hset(keys.game(gid), "remaining", float(g["remaining"]) + seconds)
+            elif g["status"] == "open":
+                deadline = max(int(g["deadline"]), math.ceil(time.time())) + seconds
+                pipe.multi()
+                self._cancel_deadline(pipe, g)
+                pipe.hset(keys.game(gid), mapping={
+                    "deadline": deadline, "waiting": "",
+                    "deadline_job": self._schedule_deadline(pipe, gid, int(g["seq"]), deadline)})
+            else:
+                raise Conflict(f"game '{gid}' is {g['status']}; only an open or paused phase has a deadline")
+
+        return self._director_change(gid, token, change)
+
+    def pause(self, gid: str, token: str | None) -> dict:
+        def change(pipe, g):
+            if g["status"] != "open":
+                raise Conflict(f"game '{gid}' is {g['status']}; only an open phase can be paused")
+            pipe.multi()
+            self._cancel_deadline(pipe, g)
+            pipe.hset(keys.game(gid), mapping={"status": "paused", "deadline": "", "deadline_job": "",
+                                                 "remaining": max(0.0, float(g["deadline"]) - time.time())})
+
+        return self._director_change(gid, token, change)
+
+    def resume(self, gid: str, token: str | None) -> dict:
+        def change(pipe, g):
+            if g["status"] != "paused":
+                raise Conflict(f"game '{gid}' is {g['status']}, not paused")
+            deadline = math.ceil(time.time() + float(g["remaining"]))
+            pipe.multi()
+            pipe.hset(keys.game(gid), mapping={
+                "status": "open", "deadline": deadline, "remaining": "",
+                "deadline_job": self._schedule_deadline(pipe, gid, int(g["seq"]), deadline)})
+
+        return self._director_change(gid, token, change)
+
+    def force(self, gid: str, token: str | None) -> dict:
+        def change(pipe, g):
+            if g["status"] not in ("open", "paused"):
+                raise Conflict(f"game '{gid}' is {g['status']}; there is no open phase to adjudicate")
+            pipe.multi()
+            self._close(pipe, g, "director")
+
+        return self._director_change(gid, token, change)
+
+    # ----------------------------------------------------------------- workers
+    def close_at_deadline(self, gid: str, seq: int, deadline: int) -> bool:
+        """Close phase ``seq`` if the deadline this job was scheduled for is still
+        the current one.  True when the phase is (now or already) adjudicating."""
+        def body(pipe):
+            g = pipe.hgetall(keys.game(gid))
+            if not g or int(g["seq"]) != seq:
+                return False
+            if g["status"] == "adjudicating":
+                return True  # closed already (e.g. a re-run of this job): adjudicate
+            if g["status"] != "open" or g.get("deadline") != str(deadline) or time.time() < deadline:
+                return False  # superseded by an extension, a pause or another trigger
+            if json.loads(g["settings"])["missed_orders"] == "wait":
+                submitted = set(pipe.hkeys(keys.orders(gid, seq)))
+                if not set(json.loads(g["to_order"])) <= submitted:
+                    pipe.multi()
+                    pipe.hset(keys.game(gid), mapping={"waiting": 1, "deadline_job": ""})
+                    return False
+            pipe.multi()
+            # this job is the deadline job: don't cancel it, and adjudicate in it
+            self._close(pipe, {**g, "deadline_job": ""}, "deadline", enqueue=False)
+            return True
+
+        return self._transact([keys.game(gid)], body)
+
+    def adjudicate(self, gid: str, seq: int, stall: float = 0.0) -> str:
+        """Adjudicate phase ``seq`` of game ``gid`` exactly once; returns what happened."""
+        g = self.r.hgetall(keys.game(gid))
+        if not g or int(g["seq"]) != seq or g["status"] != "adjudicating":
+            return "noop: phase already adjudicated or not closed"
+        self.r.hincrby(keys.game(gid), "attempts", 1)
+        position = json.loads(g["position"])
+        orders = {p: json.loads(o) for p, o in self.r.hgetall(keys.orders(gid, seq)).items()}
+        request = {"variant": g["variant"], "rules": json.loads(g["rules"]), "phase": position["phase"],
+                   "units": position.get("units", {}), "centers": position.get("centers", {}),
+                   "dislodged": position.get("dislodged", {}), "contested": position.get("contested", []),
+                   "orders": orders}
+        if stall:  # fault injection for the test that kills a worker mid-adjudication
+            time.sleep(stall)
+        response = engine().adjudicate(request)
+        seated = [p for player in self._players(gid) for p in player["powers"]]
+
+        def body(pipe):
+            now = pipe.hgetall(keys.game(gid))
+            if int(now["seq"]) != seq or now["status"] != "adjudicating":
+                return "noop: another job committed this phase"
+            record = {"seq": seq, "phase": position["phase"], "closed_by": now.get("closed_by", ""),
+                      "adjudicated_at": iso(time.time()), "position": {k: v for k, v in request.items()
+                                                                       if k != "orders"},
+                      "orders": orders, "results": response["results"],
+                      "next_phase": (response.get("next") or {}).get("phase")}
+            pipe.multi()
+            pipe.rpush(keys.history(gid), json.dumps(record))
+            pipe.delete(keys.orders(gid, seq), keys.ready(gid, seq))
+            nxt = response.get("next")
+            if response.get("winner") or not nxt:
+                fields = {"status": "finished", "winner": response.get("winner") or "", "seq": seq + 1,
+                          "deadline": "", "deadline_job": "", "to_order": "[]"}
+                if nxt:
+                    fields |= {"phase": nxt["phase"], "position": json.dumps(nxt)}
+                pipe.hset(keys.game(gid), mapping=fields)
+            else:
+                self._open_phase(pipe, now, seq + 1, nxt, seated)
+            return f"committed {position['phase']}"
+
+        return self._transact([keys.game(gid)], body)
