@@ -64,11 +64,14 @@ def select(state: dict, selector, polarity: str) -> list[str]:
             protected |= set(good_set(metric_values(state, metric), k, shared_first))
         chosen = set(order) - protected
     else:
+        # Turn the selector into "the top of `values`": a sole top for a good
+        # effect, everyone tied at the top for a bad one.
         direction = "best" if "best" in selector else "worst"
         values = metric_values(state, selector[direction])
         if direction == "worst":
             values = {nid: -v for nid, v in values.items()}
-        chosen = set(good_set(values, k, shared_first) if polarity == "good" else bad_set(values, k))
+        chosen = set(good_set(values, k, shared_first) if polarity == "good"
+                     else bad_set({nid: -v for nid, v in values.items()}, k))
     return [nid for nid in order if nid in chosen]
 
 
