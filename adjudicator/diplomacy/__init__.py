@@ -1,0 +1,145 @@
+"""The Diplomacy rules engine: pure functions, no I/O.
+
+Public API (see docs/diplomacy.md):
+
+* :func:`adjudicate` -- a contract request in, a contract response out;
+* :class:`RequestError` -- the request itself is malformed (``.field`` says where);
+* :func:`initial_position`, :func:`variant_info`, :data:`VARIANTS`;
+* :func:`check_orders` -- read one power's orders against a position;
+* :func:`powers_to_order` -- who has something to order in this phase.
+"""
+from __future__ import annotations
+
+from .adjustments import Adjustments
+from .board import BOARD
+from .engine import adjudicate
+from .movement import Legality
+from .orders import OrderError, parse, written
+from .position import RequestError, read_position
+from .retreats import Retreats
+from .variants import VARIANT_TABLE, VARIANTS
+
+__all__ = ["adjudicate", "RequestError", "initial_position", "variant_info", "VARIANTS",
+           "check_orders", "powers_to_order"]
+
+
+def _variant(variant: str):
+    v = VARIANT_TABLE.get(variant)
+    if v is None:
+        raise RequestError(f"unknown variant {variant!r}", "variant")
+    return v
+
+
+def variant_info(variant: str) -> dict:
+    """{"name", "powers", "players", "neutral", "start_phase", "victory_centers"}."""
+    return _variant(variant).info()
+
+
+def initial_position(variant: str = "standard") -> dict:
+    """The request-shaped starting position of a variant (no orders)."""
+    v = _variant(variant)
+    return {
+        "variant": v.name,
+        "phase": f"S{v.start_year}M",
+        "units": {p: list(BOARD.start_units[p]) for p in BOARD.powers},
+        "centers": {p: list(BOARD.home_centers[p]) for p in BOARD.powers},
+    }
+
+
+def check_orders(position: dict, power: str, orders: list[str]) -> list[dict]:
+    """Read ``power``'s orders against ``position`` as :func:`adjudicate` would.
+
+    One dict per input order: ``{"input", "order", "valid", "reason"}``.
+    Raises :class:`RequestError` if the position or the power is malformed.
+    """
+    if not isinstance(orders, list) or not all(isinstance(o, str) for o in orders):
+        raise RequestError("orders must be a list of strings", "orders")
+    req = dict(position)
+    req["orders"] = {}
+    pos = read_position(req)
+    if not isinstance(power, str) or power.upper() not in pos.variant.powers:
+        raise RequestError(f"unknown power {power!r}", "power")
+    power = power.upper()
+    if pos.type == "M":
+        checker = Legality(pos)
+
+        def one(text):
+            p = parse(text)
+            try:
+                o = checker.check(p, power, text)
+            except OrderError as err:
+                unit = pos.units.get(p.loc[:3]) if p.loc else None
+                target = pos.units.get(p.tloc[:3]) if p.tloc else None
+                raise _Shown(str(err), written(p, unit, target), unit) from None
+            from .movement import canonical
+            return canonical(o, pos.units), o.prov
+    elif pos.type == "R":
+        r = Retreats(pos)
+
+        def one(text):
+            try:
+                o = r.check(text, power)
+            except OrderError as err:
+                p = parse(text)
+                d = pos.dislodged.get(p.loc[:3]) if p.loc else None
+                raise _Shown(str(err), written(p, d[0] if d else None),
+                             d[0] if d else None) from None
+            return o.canon, o.unit.prov
+    else:
+        a = Adjustments(pos)
+        n = a.counts.get(power, 0)
+
+        def one(text):
+            try:
+                (kind, u, canon), _p = a._check(text, power, n)
+            except OrderError as err:
+                raise _Shown(str(err), written(parse(text)), None) from None
+            return canon, (u.prov if kind == "D" else None)
+
+    out = []
+    by_unit: dict[str, dict] = {}
+    for raw in orders:
+        text = raw.strip()
+        item = {"input": raw, "order": text, "valid": False, "reason": None}
+        try:
+            canon, prov = one(text)
+            item["order"], item["valid"] = canon, True
+        except _Shown as s:
+            item["order"] = s.shown or text
+            item["reason"] = s.reason
+            prov = s.unit.prov if s.unit is not None and s.unit.power == power else None
+            canon = "invalid:" + text
+        except OrderError as err:
+            item["reason"] = str(err)
+            prov, canon = None, None
+        out.append(item)
+        if prov is not None and pos.type != "A":
+            by_unit.setdefault(prov, {}).setdefault(canon, []).append(item)
+    for prov, groups in by_unit.items():
+        if len(groups) > 1:  # spec 7.8f
+            for items in groups.values():
+                for item in items:
+                    item["valid"] = False
+                    item["reason"] = "several different orders for one unit"
+    return out
+
+
+class _Shown(Exception):
+    def __init__(self, reason, shown, unit):
+        super().__init__(reason)
+        self.reason, self.shown, self.unit = reason, shown, unit
+
+
+def powers_to_order(position: dict) -> list[str]:
+    """Powers with something to order: units (movement), dislodged units
+    (retreats), non-zero adjustments (winter).  Neutral powers never order."""
+    req = dict(position)
+    req["orders"] = {}
+    pos = read_position(req)
+    if pos.type == "M":
+        powers = {u.power for u in pos.units.values()}
+    elif pos.type == "R":
+        powers = {u.power for u, _af in pos.dislodged.values()}
+    else:
+        powers = set(Adjustments(pos).counts)
+    return [p for p in BOARD.powers if p in powers and p not in pos.neutral]

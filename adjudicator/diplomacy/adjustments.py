@@ -1,0 +1,167 @@
+"""Winter adjustments (spec 11) and civil-disorder removals (spec 12.4)."""
+from __future__ import annotations
+
+import re
+
+from .board import BOARD
+from .orders import OrderError, parse, written
+from .position import Position, Unit
+
+
+def adjustment_counts(units_by_power: dict[str, list[Unit]], centers: dict[str, list[str]],
+                      neutral) -> dict[str, int]:
+    """Builds (+) a power can actually make, or disbands (-) it owes."""
+    occupied = {u.prov for us in units_by_power.values() for u in us}
+    out = {}
+    for power in dict.fromkeys(list(units_by_power) + list(centers)):
+        n = len(centers.get(power, ())) - len(units_by_power.get(power, ()))
+        if n > 0:
+            if power in neutral:
+                continue  # neutral powers never build (spec 13.1)
+            owned = set(centers.get(power, ()))
+            free = [h for h in BOARD.home_centers[power] if h in owned and h not in occupied]
+            n = min(n, len(free))
+        if n:
+            out[power] = n
+    return out
+
+
+def _name_key(prov: str) -> str:
+    return re.sub(r"[^a-z]", "", BOARD.provinces[prov].name.lower())
+
+
+def removal_order(power: str, units: list[Unit], owned: list[str], mode: str) -> list[Unit]:
+    """Units in the order civil disorder removes them (spec 12.4, E17).
+
+    Furthest first (distance to the nearest home centre, or owned centre when
+    ``mode`` is "owned"), fleets before armies, then the province's English
+    name alphabetically (letters only).
+    """
+    targets = BOARD.home_centers[power] if mode == "home" else tuple(owned)
+
+    def key(u: Unit):
+        dist = BOARD.distances(u.type, u.loc, mode)
+        d = min((dist[t] for t in targets if t in dist), default=10_000)
+        return (-d, 0 if u.type == "F" else 1, _name_key(u.prov))
+
+    return sorted(units, key=key)
+
+
+class Adjustments:
+    def __init__(self, pos: Position):
+        self.pos = pos
+        self.counts = adjustment_counts(pos.power_units, pos.centers, pos.neutral)
+
+    def _check(self, text: str, power: str, n: int):
+        p = parse(text)
+        pos = self.pos
+        if p.kind == "W":
+            if n <= 0:
+                raise OrderError("no build to waive")
+            return ("W", None, "WAIVE"), p
+        if p.kind == "H" and p.bare:  # a unit alone: disband if it is there, else build
+            u = pos.units.get(p.loc[:3])
+            p = p._replace(kind="D" if u is not None else "B")
+        if p.kind == "D":
+            u = pos.units.get(p.loc[:3])
+            if u is None:
+                raise OrderError(f"no unit in {p.loc[:3]}")
+            if u.power != power:
+                raise OrderError(f"the unit in {u.prov} belongs to {u.power}")
+            if n >= 0:
+                raise OrderError(f"{power} has no disbands to make")
+            return ("D", u, f"{u} D"), p
+        if p.kind != "B":
+            raise OrderError("not an order for an adjustment phase")
+        prov = p.loc[:3]
+        if power in pos.neutral:
+            raise OrderError(f"{power} is neutral and never builds")
+        if n <= 0:
+            raise OrderError(f"{power} has no builds to make")
+        if BOARD.provinces[prov].home != power:
+            raise OrderError(f"{prov} is not a home centre of {power}")
+        if prov not in pos.centers.get(power, ()):
+            raise OrderError(f"{power} does not own {prov}")
+        if prov in pos.units:
+            raise OrderError(f"{prov} is occupied")
+        utype = p.utype
+        kind = BOARD.provinces[prov].kind
+        if utype is None:
+            if kind == "inland":
+                utype = "A"
+            elif len(p.loc) > 3:
+                utype = "F"
+            else:
+                raise OrderError("unit type not given")
+        if utype == "A":
+            loc = prov
+        else:
+            if kind == "inland":
+                raise OrderError("a fleet cannot be built inland")
+            if prov in BOARD.coasts:
+                if len(p.loc) == 3:
+                    raise OrderError(f"coast of {prov} not given")
+                if p.loc not in BOARD.coasts[prov]:
+                    raise OrderError(f"{p.loc} is not a coast")
+                loc = p.loc
+            else:
+                loc = prov
+        u = Unit(power, utype, loc)
+        return ("B", u, f"{u} B"), p
+
+    def run(self):
+        """Returns (results, new units by power)."""
+        pos = self.pos
+        results = []
+        units = {p: list(us) for p, us in pos.power_units.items()}
+        powers = list(dict.fromkeys(pos.power_order + list(self.counts)))
+        for power in powers:
+            n = self.counts.get(power, 0)
+            used = 0
+            built_in = set()
+            disbanded = set()
+            seen = set()
+            for raw in pos.orders.get(power, ()):
+                text = raw.strip()
+                try:
+                    (kind, u, canon), p = self._check(text, power, n)
+                except OrderError as err:
+                    shown = text
+                    try:
+                        shown = written(parse(text)) or text
+                    except OrderError:
+                        pass
+                    results.append({"power": power, "order": shown, "outcome": "invalid",
+                                    "reason": str(err)})
+                    continue
+                if canon in seen:
+                    continue  # an identical repeat counts once
+                seen.add(canon)
+                r = {"power": power}
+                if u is not None:
+                    r["unit"] = str(u)
+                r["order"] = canon
+                if used >= abs(n):
+                    r.update(outcome="fails", reason="more " + ("builds" if n > 0 else "disbands")
+                             + " than allowed")
+                elif kind == "B" and u.prov in built_in:
+                    r.update(outcome="fails", reason=f"already building in {u.prov}")
+                else:
+                    used += 1
+                    r["outcome"] = "succeeds"
+                    if kind == "B":
+                        built_in.add(u.prov)
+                        units.setdefault(power, []).append(u)
+                    elif kind == "D":
+                        disbanded.add(u.prov)
+                results.append(r)
+            if n < 0 and used < -n:  # too few disbands: civil disorder (spec 11.2, 12.4)
+                left = [u for u in units.get(power, []) if u.prov not in disbanded]
+                order = removal_order(power, left, pos.centers.get(power, []), pos.distance_rule)
+                for u in order[: -n - used]:
+                    disbanded.add(u.prov)
+                    results.append({"power": power, "unit": str(u), "order": f"{u} D",
+                                    "outcome": "succeeds"})
+            if disbanded:
+                units[power] = [u for u in units[power] if u.prov not in disbanded]
+        return results, units

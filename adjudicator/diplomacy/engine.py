@@ -1,0 +1,193 @@
+"""One request in, one response out: phase dispatch and the next position.
+
+Movement -> (retreats) -> ... ; after a fall turn and its retreats centres
+change hands (spec 10), the winner is checked, and the winter adjustment
+phase follows if some power has something to do (spec 5.3).  Phases with
+nothing to do are skipped, so ``next`` is always a phase somebody must order
+(or the spring movement phase).
+"""
+from __future__ import annotations
+
+from .adjustments import Adjustments, adjustment_counts
+from .board import BOARD
+from .movement import Legality, Movement, read_orders
+from .orders import OrderError, parse, written
+from .position import Position, RequestError, Unit, read_position
+from .retreats import Retreats, retreat_options
+
+
+def adjudicate(request: dict) -> dict:
+    pos = read_position(request)
+    if pos.type == "M":
+        return _movement(pos)
+    if pos.type == "R":
+        return _retreats(pos)
+    return _adjustments(pos)
+
+
+# -- movement -------------------------------------------------------------------
+def _movement(pos: Position) -> dict:
+    orders, entries = read_orders(pos)
+    mv = Movement(pos, orders).run()
+    results = []
+    accounted = set()
+    for e in entries:
+        power, o, text, reason = e[0], e[1], e[2], e[3]
+        r = {"power": power}
+        if o is not None:
+            r["unit"] = str(o.unit)
+            accounted.add(o.prov)
+        if reason is not None:
+            shown = None
+            if len(e) > 4:
+                parsed = e[4]
+                unit = o.unit if o is not None else None
+                target = pos.units.get(parsed.tloc[:3]) if parsed.tloc else None
+                try:
+                    shown = written(parsed, unit, target)
+                except Exception:  # pragma: no cover - display only
+                    shown = None
+            r["order"] = shown or text
+            if o is not None and o.prov in mv.dislodged:
+                a = mv.dislodged[o.prov]
+                r["outcome"] = "dislodged"
+                r["reason"] = f"order invalid ({reason}); dislodged by {a.unit} from {a.prov}"
+            else:
+                r["outcome"] = "invalid"
+                r["reason"] = reason
+        else:
+            outcome, why = mv.outcome(o)
+            r["order"] = o.canon
+            r["outcome"] = outcome
+            if why is not None:
+                r["reason"] = why
+        results.append(r)
+    for power, us in pos.power_units.items():
+        for u in us:
+            if u.prov not in accounted:
+                o = orders[u.prov]
+                outcome, why = mv.outcome(o)
+                r = {"power": power, "unit": str(u), "order": f"{u} H", "outcome": outcome}
+                if why is not None:
+                    r["reason"] = why
+                results.append(r)
+
+    # the position after movement
+    new_units: dict[str, list[Unit]] = {}
+    for power, us in pos.power_units.items():
+        out = new_units.setdefault(power, [])
+        for u in us:
+            if u.prov in mv.dislodged:
+                continue
+            o = orders[u.prov]
+            if o.kind == "M" and o.reason is None and mv.resolve(u.prov):
+                out.append(Unit(u.power, u.type, o.dest))
+            else:
+                out.append(u)
+    dislodged = {}
+    for prov, attacker in mv.dislodged.items():
+        u = pos.units[prov]
+        if u.power in pos.neutral:
+            continue  # neutral units are disbanded when dislodged (spec 13.1)
+        dislodged[prov] = (u, None if attacker.via else attacker.prov)
+    contested = mv.contested()
+    return _after_movement(pos, results, new_units, dislodged, contested)
+
+
+def _after_movement(pos, results, new_units, dislodged, contested) -> dict:
+    occupied = {u.prov for us in new_units.values() for u in us}
+    options = {prov: retreat_options(u, af, occupied, contested, pos.impassable)
+               for prov, (u, af) in dislodged.items()}
+    if any(options.values()):
+        nxt = _next(pos, pos.season, pos.year, "R", new_units, pos.centers)
+        for prov, (u, af) in dislodged.items():
+            nxt["dislodged"].setdefault(u.power, []).append(
+                {"unit": str(u), "attacked_from": af})
+            nxt["retreat_options"][str(u)] = options[prov]
+        nxt["contested"] = sorted(contested)
+        return _response(pos, results, nxt)
+    # no retreat phase: dislodged units with nowhere to go are disbanded
+    if pos.season == "S":
+        return _response(pos, results, _next(pos, "F", pos.year, "M", new_units, pos.centers))
+    return _end_of_year(pos, results, new_units)
+
+
+# -- retreats -------------------------------------------------------------------
+def _retreats(pos: Position) -> dict:
+    results, moved = Retreats(pos).run()
+    new_units = {p: list(us) for p, us in pos.power_units.items()}
+    for prov, u in moved.items():
+        new_units.setdefault(u.power, []).append(u)
+    for u, _af in pos.dislodged.values():
+        new_units.setdefault(u.power, [])
+    if pos.season == "S":
+        return _response(pos, results, _next(pos, "F", pos.year, "M", new_units, pos.centers))
+    return _end_of_year(pos, results, new_units)
+
+
+def _end_of_year(pos, results, new_units) -> dict:
+    """After a fall turn and its retreats: centres change hands (spec 10)."""
+    owner = {c: p for p, cs in pos.centers.items() for c in cs}
+    for p, us in new_units.items():
+        for u in us:
+            if u.prov in BOARD.supply_centers:
+                owner[u.prov] = p
+    centers: dict[str, list[str]] = {p: [c for c in cs if owner.get(c) == p]
+                                     for p, cs in pos.centers.items()}
+    for c in sorted(owner):
+        p = owner[c]
+        lst = centers.setdefault(p, [])
+        if c not in lst:
+            lst.append(c)
+    winner = _winner(pos, centers)
+    counts = adjustment_counts(new_units, centers, pos.neutral)
+    if counts:
+        nxt = _next(pos, "W", pos.year, "A", new_units, centers)
+        nxt["adjustments"] = counts
+    else:
+        nxt = _next(pos, "S", pos.year + 1, "M", new_units, centers)
+    resp = _response(pos, results, nxt)
+    if winner is not None:
+        resp["winner"] = winner
+    return resp
+
+
+def _winner(pos, centers):
+    v = pos.variant
+    if v.side_victory:
+        for side in v.sides(pos.italy_joins):
+            if sum(len(centers.get(p, ())) for p in side) >= v.victory_centers:
+                return list(side)
+        return None
+    for p, cs in centers.items():
+        if len(cs) >= v.victory_centers:
+            return p
+    return None
+
+
+# -- adjustments ----------------------------------------------------------------
+def _adjustments(pos: Position) -> dict:
+    results, new_units = Adjustments(pos).run()
+    return _response(pos, results, _next(pos, "S", pos.year + 1, "M", new_units, pos.centers))
+
+
+# -- output ---------------------------------------------------------------------
+def _next(pos, season, year, ptype, units_by_power, centers) -> dict:
+    rules = {"convoy_disruption": pos.convoy_rule, "civil_disorder_distance": pos.distance_rule}
+    if pos.italy_joins is not None:
+        rules["italy_joins"] = pos.italy_joins
+    return {
+        "variant": pos.variant.name,
+        "rules": rules,
+        "phase": f"{season}{year}{ptype}",
+        "units": {p: [str(u) for u in us] for p, us in units_by_power.items()},
+        "centers": {p: list(cs) for p, cs in centers.items()},
+        "dislodged": {},
+        "contested": [],
+        "retreat_options": {},
+        "adjustments": {},
+    }
+
+
+def _response(pos, results, nxt) -> dict:
+    return {"phase": pos.phase, "results": results, "next": nxt}

@@ -1,0 +1,534 @@
+"""Movement phase: order legality (spec 7.8) and resolution (spec 8.8, 8.9).
+
+Each order type's rule lives in one method of :class:`Movement`
+(``_move``, ``_support``, ``_convoy``), written in terms of the generic
+:class:`~.resolver.Resolver`'s answers about other orders, following the
+DATC v3.0 chapter 5 equations.  The backup rule (``_backup``) is circular
+movement (all moves in a cycle succeed) or, when a convoy is in the cycle,
+the Szykman rule (the convoys in the cycle are cancelled).
+"""
+from __future__ import annotations
+
+from .board import BOARD
+from .orders import OrderError, Parsed, parse
+from .position import Position, Unit
+from .resolver import Resolver
+
+# -- map helpers computed once ------------------------------------------------
+SEAS = frozenset(p for p, v in BOARD.provinces.items() if v.kind == "sea")
+#: seas a fleet could reach from any coast of a province
+COAST_SEAS = {p: frozenset() for p in BOARD.provinces}
+for _loc, _nbrs in BOARD.fleet_adj.items():
+    _s = frozenset(n for n in _nbrs if n in SEAS)
+    COAST_SEAS[_loc[:3]] = COAST_SEAS[_loc[:3]] | _s
+#: seas adjacent to a sea
+SEA_ADJ = {s: COAST_SEAS[s] for s in SEAS}
+
+
+def route_exists(src: str, dst: str, seas) -> bool:
+    """Is there a chain of the given seas from ``src`` to ``dst``?"""
+    frontier = [s for s in COAST_SEAS[src] if s in seas]
+    seen = set(frontier)
+    dst_seas = COAST_SEAS[dst]
+    while frontier:
+        s = frontier.pop()
+        if s in dst_seas:
+            return True
+        for n in SEA_ADJ[s]:
+            if n in seas and n not in seen:
+                seen.add(n)
+                frontier.append(n)
+    return False
+
+
+def on_minimal_route(src: str, dst: str, via: str, seas) -> bool:
+    """Is sea ``via`` on some route src->dst (through ``seas``) with no shortcut?
+
+    A convoy order off every such route is unnecessary and shows no intent to
+    be convoyed (DATC 6.G.19).
+    """
+    src_seas, dst_seas = COAST_SEAS[src], COAST_SEAS[dst]
+
+    def walk(path):
+        last = path[-1]
+        if last in dst_seas:
+            return via in path
+        for n in SEA_ADJ[last]:
+            if n not in seas or n in path or n in src_seas:
+                continue
+            if any(n in SEA_ADJ[q] for q in path[:-1]):
+                continue
+            if walk(path + [n]):
+                return True
+        return False
+
+    return any(walk([s]) for s in src_seas if s in seas)
+
+
+# -- orders -------------------------------------------------------------------
+class Order:
+    """A movement order of one unit, legal in the position (or an invalid one
+    kept as a hold)."""
+
+    __slots__ = ("kind", "unit", "prov", "tprov", "dest", "dprov", "via", "text",
+                 "reason", "canon")
+
+    def __init__(self, kind, unit, dest=None, tprov=None, via=False, text=None, canon=None,
+                 reason=None):
+        self.kind = kind  # H M S C
+        self.unit = unit
+        self.prov = unit.prov
+        self.tprov = tprov  # supported / convoyed unit's province
+        self.dest = dest  # move: location; support: province or coast as written
+        self.dprov = dest[:3] if dest else None
+        self.via = via
+        self.text = text
+        self.reason = reason  # not None: invalid, kept as a hold
+        self.canon = canon
+
+
+def canonical(o: Order, units) -> str:
+    u = o.unit
+    if o.kind == "H":
+        return f"{u.type} {u.loc} H"
+    if o.kind == "M":
+        return f"{u.type} {u.loc} - {o.dest}" + (" VIA" if o.via else "")
+    t = units[o.tprov]
+    if o.kind == "S":
+        if o.dest is None:
+            return f"{u.type} {u.loc} S {t.type} {t.loc}"
+        return f"{u.type} {u.loc} S {t.type} {t.loc} - {o.dest}"
+    return f"{u.type} {u.loc} C {t.type} {t.loc} - {o.dprov}"
+
+
+class Legality:
+    """Judges orders against a position alone (spec 7.8e)."""
+
+    def __init__(self, pos: Position):
+        self.pos = pos
+        self.units = pos.units
+        self.fleet_seas = frozenset(p for p, u in pos.units.items()
+                                    if u.type == "F" and p in SEAS)
+        self.impassable = pos.impassable
+
+    def convoy_possible(self, src: str, dst: str) -> bool:
+        return (BOARD.is_coastal(src) and BOARD.is_coastal(dst) and src != dst
+                and route_exists(src, dst, self.fleet_seas))
+
+    def move_target(self, unit: Unit, dest: str, via: bool):
+        """(destination location, convoyed?) or OrderError."""
+        dprov = dest[:3]
+        if dprov == unit.prov:
+            raise OrderError("a unit cannot move to its own province")
+        if dprov in self.impassable:
+            raise OrderError(f"{dprov} is impassable")
+        if unit.type == "F":
+            if via:
+                raise OrderError("only armies can be convoyed")
+            targets = BOARD.fleet_targets(unit.loc, dprov)
+            if not targets:
+                raise OrderError(f"{unit} cannot reach {dprov}")
+            if dprov in BOARD.coasts:
+                if len(dest) > 3:
+                    if dest not in targets:
+                        raise OrderError(f"{unit} cannot reach {dest}")
+                    return dest, False
+                if len(targets) > 1:
+                    raise OrderError(f"coast of {dprov} not given")
+                return targets[0], False
+            return dprov, False
+        kind = BOARD.provinces[dprov].kind
+        if kind == "sea":
+            raise OrderError("an army cannot move to a sea province")
+        if dprov in BOARD.army_adj[unit.prov]:
+            if via and not self.convoy_possible(unit.prov, dprov):
+                raise OrderError(f"no convoy route possible from {unit.prov} to {dprov}")
+            return dprov, via
+        if self.convoy_possible(unit.prov, dprov):
+            return dprov, True
+        raise OrderError(f"{unit} cannot reach {dprov}")
+
+    def can_move_somehow(self, unit: Unit, dprov: str) -> bool:
+        if dprov == unit.prov or dprov in self.impassable:
+            return False
+        if BOARD.can_reach(unit.type, unit.loc, dprov):
+            return True
+        return unit.type == "A" and self.convoy_possible(unit.prov, dprov)
+
+    def check(self, parsed: Parsed, power: str, text: str) -> Order:
+        """A legal :class:`Order` for ``power``, or OrderError with the reason."""
+        if parsed.kind not in ("H", "M", "S", "C"):
+            raise OrderError("not an order for a movement phase")
+        unit = self.units.get(parsed.loc[:3])
+        if unit is None:
+            raise OrderError(f"no unit in {parsed.loc[:3]}")
+        if unit.power != power:
+            raise OrderError(f"the unit in {unit.prov} belongs to {unit.power}")
+        if power in self.pos.neutral:
+            raise OrderError(f"{power} is neutral and cannot be ordered")
+        k = parsed.kind
+        if k == "H":
+            return Order("H", unit, text=text)
+        if k == "M":
+            dest, via = self.move_target(unit, parsed.dest, parsed.via)
+            return Order("M", unit, dest, via=via, text=text)
+        tprov = parsed.tloc[:3]
+        target = self.units.get(tprov)
+        if k == "S":
+            if target is None:
+                raise OrderError(f"no unit in {tprov} to support")
+            if tprov == unit.prov:
+                raise OrderError("a unit cannot support itself")
+            if parsed.dest is None:
+                if tprov in self.impassable:
+                    raise OrderError(f"{tprov} is impassable")
+                if not BOARD.can_reach(unit.type, unit.loc, tprov):
+                    raise OrderError(f"{unit} cannot reach {tprov}")
+                return Order("S", unit, None, tprov, text=text)
+            dprov = parsed.dest[:3]
+            if dprov == unit.prov:
+                raise OrderError("a unit cannot support a move into its own province")
+            if dprov in self.impassable:
+                raise OrderError(f"{dprov} is impassable")
+            if not BOARD.can_reach(unit.type, unit.loc, dprov):
+                raise OrderError(f"{unit} cannot reach {dprov}")
+            if not self.can_move_somehow(target, dprov):
+                raise OrderError(f"{target} cannot reach {dprov}")
+            dest = parsed.dest
+            if len(dest) > 3 and (target.type == "A" or dest not in BOARD.locations):
+                dest = dprov  # a coast means nothing for an army move
+            return Order("S", unit, dest, tprov, text=text)
+        # convoy
+        if unit.type != "F" or unit.prov not in SEAS:
+            raise OrderError("only a fleet in a sea province can convoy")
+        if target is None:
+            raise OrderError(f"no unit in {tprov} to convoy")
+        if target.type != "A":
+            raise OrderError("only armies can be convoyed")
+        dprov = parsed.dest[:3]
+        if dprov in self.impassable:
+            raise OrderError(f"{dprov} is impassable")
+        if not (BOARD.is_coastal(tprov) and BOARD.is_coastal(dprov)) or dprov == tprov:
+            raise OrderError(f"no convoy possible from {tprov} to {dprov}")
+        return Order("C", unit, dprov, tprov, text=text)
+
+
+def read_orders(pos: Position, legality: Legality | None = None):
+    """Parse and check every power's orders.
+
+    Returns (orders, results_by_text) where ``orders`` maps province -> the
+    unit's :class:`Order` (invalid and missing orders become holds) and
+    ``entries`` is the list of (power, Order-or-None, text, reason) in input
+    order, one per distinct input order.
+    """
+    legality = legality or Legality(pos)
+    entries = []  # [power, order|None, text, reason]
+    by_unit: dict[str, list] = {}
+    for power in pos.power_order:
+        for raw in pos.orders.get(power, ()):
+            text = raw.strip()
+            try:
+                parsed = parse(text)
+            except OrderError as err:
+                entries.append([power, None, text, str(err)])
+                continue
+            try:
+                o = legality.check(parsed, power, text)
+            except OrderError as err:
+                entries.append([power, None, text, str(err), parsed])
+                unit = pos.units.get(parsed.loc[:3]) if parsed.loc else None
+                if unit is not None and unit.power == power:
+                    o = Order("H", unit, text=text, reason=str(err))
+                    entries[-1][1] = o
+                    by_unit.setdefault(unit.prov, []).append(entries[-1])
+                continue
+            e = [power, o, text, None]
+            entries.append(e)
+            by_unit.setdefault(o.prov, []).append(e)
+    orders: dict[str, Order] = {}
+    drop = set()
+    for prov, es in by_unit.items():
+        canons = {}
+        for e in es:
+            o = e[1]
+            if o.reason is None:
+                o.canon = canonical(o, pos.units)
+                key = o.canon
+            else:
+                key = "invalid:" + e[2]
+            if key in canons:
+                drop.add(id(e))  # an identical repeat counts once
+            else:
+                canons[key] = e
+        if len(canons) > 1:  # spec 7.8f: different orders for one unit
+            for e in canons.values():
+                e[3] = "several different orders for one unit"
+                e[1].reason = e[3]
+            orders[prov] = Order("H", es[0][1].unit, reason="several orders")
+        else:
+            orders[prov] = next(iter(canons.values()))[1]
+    entries = [e for e in entries if id(e) not in drop]
+    # E5 (DATC v3.0 4.A.3): a move to an adjacent province goes by convoy when
+    # it says VIA, or when a fleet of its own power is ordered to convoy it and
+    # that fleet is on a route that needs it.
+    for o in orders.values():
+        if o.kind == "C" and o.reason is None:
+            m = orders.get(o.tprov)
+            if (m is not None and m.kind == "M" and not m.via and m.reason is None
+                    and m.dprov == o.dprov and m.unit.power == o.unit.power
+                    and on_minimal_route(m.prov, m.dprov, o.prov, legality.fleet_seas)):
+                m.via = True
+                m.canon = canonical(m, pos.units)
+    for prov, unit in pos.units.items():
+        if prov not in orders:
+            orders[prov] = Order("H", unit)
+    return orders, entries
+
+
+class Movement:
+    """Resolves one movement phase."""
+
+    def __init__(self, pos: Position, orders: dict[str, Order]):
+        self.pos = pos
+        self.units = pos.units
+        self.orders = orders
+        self.rule_1971 = pos.convoy_rule == "1971"
+        self.moves_into: dict[str, list[Order]] = {}
+        self.supports_of: dict[str, list[Order]] = {}  # province -> matched supports
+        self.convoys_of: dict[str, list[Order]] = {}  # army province -> matched convoys
+        self.matched: set[str] = set()  # supports and convoys that match an order
+        self.cancelled: set[str] = set()  # convoys cancelled by the Szykman rule
+        valid = [o for o in orders.values() if o.reason is None]
+        for o in valid:
+            if o.kind == "M":
+                self.moves_into.setdefault(o.dprov, []).append(o)
+        for o in valid:
+            if o.kind == "S":
+                t = orders.get(o.tprov)
+                if o.dest is None:
+                    ok = t.kind != "M" or t.reason is not None
+                else:
+                    ok = (t.kind == "M" and t.reason is None and t.dprov == o.dprov
+                          and (len(o.dest) == 3 or len(t.dest) == 3 or o.dest == t.dest))
+                if ok:
+                    self.matched.add(o.prov)
+                    self.supports_of.setdefault(o.tprov, []).append(o)
+            elif o.kind == "C":
+                t = orders.get(o.tprov)
+                if t.kind == "M" and t.reason is None and t.via and t.dprov == o.dprov:
+                    self.matched.add(o.prov)
+                    self.convoys_of.setdefault(o.tprov, []).append(o)
+        self.resolver = Resolver(self._adjudicate, self._backup)
+        self.resolve = self.resolver.resolve
+
+    # -- the rules --------------------------------------------------------
+    def _adjudicate(self, prov: str) -> bool:
+        o = self.orders[prov]
+        if o.kind == "M":
+            return self._move(o)
+        if o.kind == "S":
+            return self._support(o)
+        return self._convoy(o)
+
+    def _backup(self, keys: list[str]) -> None:
+        convoys = [k for k in keys if self.orders[k].kind == "C"]
+        if convoys:  # Szykman rule (spec 8.9.3)
+            for k in convoys:
+                self.cancelled.add(k)
+                self.resolver.fix(k, False)
+        elif all(self.orders[k].kind == "M" for k in keys):  # circular movement (8.9.2)
+            for k in keys:
+                self.resolver.fix(k, True)
+        else:  # any other paradox: everything in it fails (DATC 5.B.9)
+            for k in keys:
+                self.resolver.fix(k, False)
+
+    def head_to_head(self, m: Order) -> Order | None:
+        if m.via:
+            return None
+        o = self.orders.get(m.dprov)
+        if o is not None and o.kind == "M" and o.reason is None and not o.via and o.dprov == m.prov:
+            return o
+        return None
+
+    def has_path(self, m: Order) -> bool:
+        if not m.via:
+            return True
+        fleets = {c.prov for c in self.convoys_of.get(m.prov, ()) if c.prov not in self.cancelled}
+        if not fleets:
+            return False
+        src, dst = m.prov, m.dprov
+        if self.rule_1971:
+            on_route = self._fleets_on_routes(src, dst, fleets)
+            if not on_route:
+                return False
+            return all(self.resolve(f) for f in sorted(on_route))
+        # 2000: some route of fleets that are not dislodged
+        resolve = self.resolve
+        frontier = [s for s in sorted(COAST_SEAS[src] & fleets) if resolve(s)]
+        seen = set(frontier)
+        dst_seas = COAST_SEAS[dst]
+        while frontier:
+            s = frontier.pop()
+            if s in dst_seas:
+                return True
+            for n in sorted(SEA_ADJ[s] & fleets):
+                if n not in seen:
+                    seen.add(n)
+                    if resolve(n):
+                        frontier.append(n)
+        return False
+
+    @staticmethod
+    def _fleets_on_routes(src, dst, fleets) -> set[str]:
+        def reach(start_seas):
+            seen = set(start_seas & fleets)
+            stack = list(seen)
+            while stack:
+                s = stack.pop()
+                for n in SEA_ADJ[s] & fleets:
+                    if n not in seen:
+                        seen.add(n)
+                        stack.append(n)
+            return seen
+        return reach(COAST_SEAS[src]) & reach(COAST_SEAS[dst])
+
+    def _support_count(self, m: Order, exclude_power: str | None = None) -> int:
+        n = 0
+        for s in self.supports_of.get(m.prov, ()):
+            if exclude_power is not None and s.unit.power == exclude_power:
+                continue
+            if self.resolve(s.prov):
+                n += 1
+        return n
+
+    def hold_strength(self, prov: str) -> int:
+        o = self.orders.get(prov)
+        if o is None:
+            return 0
+        if o.kind == "M" and o.reason is None:
+            return 0 if self.resolve(prov) else 1
+        return 1 + self._support_count(o)
+
+    def attack_strength(self, m: Order) -> int:
+        if not self.has_path(m):
+            return 0
+        d = self.orders.get(m.dprov)
+        if d is None or (d.kind == "M" and d.reason is None and self.head_to_head(m) is None
+                         and self.resolve(d.prov)):
+            return 1 + self._support_count(m)
+        if d.unit.power == m.unit.power:
+            return 0
+        return 1 + self._support_count(m, d.unit.power)
+
+    def defend_strength(self, m: Order) -> int:
+        return 1 + self._support_count(m)
+
+    def prevent_strength(self, m: Order) -> int:
+        if not self.has_path(m):
+            return 0
+        opp = self.head_to_head(m)
+        if opp is not None and self.resolve(opp.prov):
+            return 0
+        return 1 + self._support_count(m)
+
+    def _move(self, m: Order) -> bool:
+        attack = self.attack_strength(m)
+        if attack == 0:
+            return False
+        opp = self.head_to_head(m)
+        if opp is not None:
+            if attack <= self.defend_strength(opp):
+                return False
+        elif attack <= self.hold_strength(m.dprov):
+            return False
+        for r in self.moves_into[m.dprov]:
+            if r is not m and attack <= self.prevent_strength(r):
+                return False
+        return True
+
+    def _support(self, s: Order) -> bool:
+        if s.prov not in self.matched:
+            return False
+        into = s.dprov if s.dest is not None else s.tprov
+        for m in self.moves_into.get(s.prov, ()):
+            if m.unit.power == s.unit.power:
+                continue  # a power never cuts its own support (spec 8.6.5)
+            if m.prov == into:
+                if self.resolve(m.prov):  # dislodged from where it supports into
+                    return False
+            elif self.has_path(m):
+                return False  # cut
+        return True
+
+    def _convoy(self, c: Order) -> bool:
+        if c.prov in self.cancelled or c.prov not in self.matched:
+            return False
+        for m in self.moves_into.get(c.prov, ()):
+            if self.resolve(m.prov):
+                return False
+        return True
+
+    # -- after resolution --------------------------------------------------
+    def run(self):
+        for prov in sorted(self.orders):
+            o = self.orders[prov]
+            if o.reason is None and o.kind != "H":
+                self.resolve(prov)
+        self.arrived: dict[str, Order] = {}
+        for dprov, ms in self.moves_into.items():
+            for m in ms:
+                if self.resolve(m.prov):
+                    self.arrived[dprov] = m
+        self.dislodged: dict[str, Order] = {}  # province -> attacker's order
+        for prov, o in self.orders.items():
+            a = self.arrived.get(prov)
+            if a is not None and not (o.kind == "M" and o.reason is None and self.resolve(prov)):
+                self.dislodged[prov] = a
+        return self
+
+    def outcome(self, o: Order) -> tuple[str, str | None]:
+        prov = o.prov
+        if o.reason is not None:
+            return "invalid", o.reason
+        if prov in self.dislodged:
+            a = self.dislodged[prov]
+            return "dislodged", f"dislodged by {a.unit} from {a.prov}" + (" (convoyed)" if a.via else "")
+        if o.kind == "H":
+            return "succeeds", None
+        ok = self.resolve(prov)
+        if ok:
+            return "succeeds", None
+        if o.kind == "M":
+            if not self.has_path(o):
+                if not self.convoys_of.get(prov):
+                    return "fails", "no convoy"
+                if any(c.prov in self.cancelled for c in self.convoys_of[prov]):
+                    return "fails", "convoy cancelled by the convoy paradox rule"
+                return "fails", "convoy broken"
+            opp = self.head_to_head(o)
+            d = self.orders.get(o.dprov)
+            if self.attack_strength(o) == 0 and d is not None and d.unit.power == o.unit.power:
+                return "fails", "own unit in the way"
+            if opp is not None and self.attack_strength(o) <= self.defend_strength(opp):
+                return "fails", "beaten in head-to-head battle"
+            return "fails", "bounced"
+        if o.kind == "S":
+            if prov not in self.matched:
+                return "fails", "void: the supported unit was not ordered so"
+            return "fails", "cut"
+        if prov in self.cancelled:
+            return "fails", "cancelled by the convoy paradox rule"
+        return "fails", "void: the army was not ordered to move by this convoy"
+
+    def contested(self) -> set[str]:
+        out = set()
+        for dprov, ms in self.moves_into.items():
+            if dprov in self.arrived or len(ms) < 2:
+                continue
+            o = self.orders.get(dprov)
+            if o is not None and not (o.kind == "M" and o.reason is None and self.resolve(dprov)):
+                continue  # still occupied
+            if sum(1 for m in ms if self.prevent_strength(m) > 0) >= 2:
+                out.add(dprov)
+        return out

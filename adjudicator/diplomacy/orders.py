@@ -1,0 +1,310 @@
+"""Reading order text: a liberal tokenizer and a small grammar (spec 7.3-7.8).
+
+``parse(text)`` turns one order string into a :class:`Parsed` value or raises
+:class:`OrderError` with a short reason.  It knows nothing about the position:
+whether the order is *legal* is decided by the phase's rules
+(:mod:`.movement`, :mod:`.retreats`, :mod:`.adjustments`).
+
+Accepted, case-insensitively: ids (``NTH``), the seed's abbreviations (``Nth``,
+``Nrg``, ``NAt``, ``NAf``, ``Mid``, ``StP``: first three letters of the English
+name), full English names (``North Sea``, ``St. Petersburg``), coasts written
+``/NC``, ``(nc)``, ``(north coast)`` or ``NC``; ``-``, ``->``, ``to``, ``moves
+to``; ``S``/``Supports``, ``C``/``Convoys``, ``H``/``Holds``, ``R``/``Retreats
+to``, ``D``/``Disband``/``Remove``, ``B``/``Build``, ``WAIVE``, ``VIA`` (or ``by
+convoy``); a power name or adjective before the unit or before a supported or
+convoyed unit (``England: F LON - NTH``, ``S Russian A WAR - PRU``), which is
+ignored.
+"""
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from .board import BOARD
+
+
+class OrderError(ValueError):
+    """The order text cannot be read; ``str(err)`` is the reason."""
+
+
+class Parsed(NamedTuple):
+    """One order as written.  Locations may carry a coast (``SPA/NC``)."""
+
+    kind: str  # H M S C R D B W  (hold move support convoy retreat disband build waive)
+    utype: str | None = None  # "A" / "F" / None when not written
+    loc: str | None = None
+    ttype: str | None = None  # S / C: the other unit's type as written
+    tloc: str | None = None  # S / C: the other unit's location
+    dest: str | None = None  # M / R / C, and S when supporting a move
+    via: bool = False
+    bare: bool = False  # only a unit was written (no action word)
+
+
+POWER_WORDS = {
+    "ENGLAND": "ENGLAND", "ENGLISH": "ENGLAND", "BRITAIN": "ENGLAND", "BRITISH": "ENGLAND",
+    "FRANCE": "FRANCE", "FRENCH": "FRANCE",
+    "GERMANY": "GERMANY", "GERMAN": "GERMANY",
+    "RUSSIA": "RUSSIA", "RUSSIAN": "RUSSIA",
+    "TURKEY": "TURKEY", "TURKISH": "TURKEY",
+    "AUSTRIA": "AUSTRIA", "AUSTRIAN": "AUSTRIA", "AUSTRIA HUNGARY": "AUSTRIA",
+    "ITALY": "ITALY", "ITALIAN": "ITALY",
+}
+
+KEYWORDS = {
+    "A": ("U", "A"), "ARMY": ("U", "A"), "F": ("U", "F"), "FLEET": ("U", "F"),
+    "H": ("K", "H"), "HOLD": ("K", "H"), "HOLDS": ("K", "H"), "STANDS": ("K", "H"),
+    "-": ("K", "-"), "TO": ("K", "-"), "MOVE": ("K", "-"), "MOVES": ("K", "-"),
+    "MOVE TO": ("K", "-"), "MOVES TO": ("K", "-"), "M": ("K", "-"),
+    "S": ("K", "S"), "SUP": ("K", "S"), "SUPPORT": ("K", "S"), "SUPPORTS": ("K", "S"),
+    "C": ("K", "C"), "CONVOY": ("K", "C"), "CONVOYS": ("K", "C"),
+    "VIA": ("K", "VIA"), "VIA CONVOY": ("K", "VIA"), "BY CONVOY": ("K", "VIA"),
+    "R": ("K", "R"), "RETREAT": ("K", "R"), "RETREATS": ("K", "R"),
+    "RETREAT TO": ("K", "R"), "RETREATS TO": ("K", "R"),
+    "D": ("K", "D"), "DISBAND": ("K", "D"), "DISBANDS": ("K", "D"),
+    "REMOVE": ("K", "D"), "REMOVES": ("K", "D"), "DESTROY": ("K", "D"),
+    "B": ("K", "B"), "BUILD": ("K", "B"), "BUILDS": ("K", "B"),
+    "WAIVE": ("K", "W"), "WAIVES": ("K", "W"), "WAIVED": ("K", "W"),
+}
+NOISE = {"THE", "IN", "AT", "FROM", "UNIT", "AND"}
+COAST_WORDS = {
+    "NC": "NC", "SC": "SC", "EC": "EC", "WC": "WC",
+    "NORTH COAST": "NC", "SOUTH COAST": "SC", "EAST COAST": "EC", "WEST COAST": "WC",
+    "N COAST": "NC", "S COAST": "SC", "E COAST": "EC", "W COAST": "WC",
+}
+
+# Extra names and abbreviations in common use, beyond ids, English names and
+# the seed's first-three-letters rule.
+EXTRA_NAMES = {
+    "NAT": "NAO", "NRG": "NWG", "NAF": "NAF", "MID": "MAO", "STP": "STP",
+    "NWG": "NWG", "NAO": "NAO", "MAO": "MAO", "GOB": "BOT", "GOL": "LYO", "TYN": "TYS",
+    "TYRR": "TYS", "LYON": "LYO", "LYONS": "LYO", "GULF OF LYONS": "LYO",
+    "SAINT PETERSBURG": "STP", "ST PETERSBURG": "STP", "PETERSBURG": "STP",
+    "MID ATLANTIC": "MAO", "MIDATLANTIC": "MAO", "MID ATLANTIC OCEAN": "MAO",
+    "NORTH ATLANTIC": "NAO", "NORTH AFRICA": "NAF", "HELIGOLAND": "HEL", "HELGOLAND": "HEL",
+    "HELGOLAND BIGHT": "HEL", "BOTHNIA": "BOT", "ROMANIA": "RUM", "TYROL": "TYR",
+    "MARSEILLE": "MAR", "EAST MEDITERRANEAN": "EAS", "WEST MEDITERRANEAN": "WES",
+    "EASTERN MED": "EAS", "WESTERN MED": "WES", "ENGLISH CHANNEL": "ENG",
+    "CHANNEL": "ENG", "IRISH": "IRI", "IONIAN": "ION", "ADRIATIC": "ADR", "AEGEAN": "AEG",
+    "BALTIC": "BAL", "BARENTS": "BAR", "BLACK": "BLA", "TYRRHENIAN": "TYS",
+    "NORWEGIAN": "NWG", "SKAGERRAK": "SKA", "SKAGERAK": "SKA",
+}
+AMBIGUOUS = object()
+
+
+def _norm_words(s: str) -> str:
+    return " ".join(re.sub(r"[^A-Z ]", " ", s.upper().replace(".", "")).split())
+
+
+def _build_names() -> dict[str, object]:
+    names: dict[str, object] = {}
+    prefixes: dict[str, set[str]] = {}
+    for pid, prov in BOARD.provinces.items():
+        names[pid] = pid
+        names[_norm_words(prov.name)] = pid
+        letters = re.sub(r"[^A-Z]", "", prov.name.upper())
+        prefixes.setdefault(letters[:3], set()).add(pid)
+    for abbr, pids in prefixes.items():
+        if abbr in names:  # an id wins over a prefix (TYR is Tyrolia, spec 7.6)
+            continue
+        names[abbr] = next(iter(pids)) if len(pids) == 1 else AMBIGUOUS
+    for k, v in EXTRA_NAMES.items():
+        names[k] = v
+    # the seed's "Nor..." names: Nth Nrg Nwy NAt NAf; NOR alone is ambiguous
+    names["NOR"] = AMBIGUOUS
+    return names
+
+
+NAMES = _build_names()
+_PHRASES: dict[str, tuple] = {}
+for _k, _v in NAMES.items():
+    _PHRASES[_k] = ("P", _v)
+for _k, _v in KEYWORDS.items():
+    _PHRASES.setdefault(_k, _v)
+for _k, _v in POWER_WORDS.items():
+    _PHRASES.setdefault(_k, ("W", _v))
+for _k, _v in COAST_WORDS.items():
+    _PHRASES.setdefault(_k, ("X", _v))
+for _k in NOISE:
+    _PHRASES.setdefault(_k, ("N", None))
+_MAXLEN = max(len(k.split()) for k in _PHRASES)
+
+_RE_ARROW = re.compile(r"->|=>|→|[–—]")
+_RE_MIDATL = re.compile(r"MID\s*-\s*ATLANTIC")
+_RE_AUSHUN = re.compile(r"AUSTRIA\s*-\s*HUNGARY")
+_RE_DOTCOAST = re.compile(r"\b([NSEW])\s*\.\s*C\s*\.?")
+_RE_SPLIT = re.compile(r"[^A-Z0-9\-]+")
+
+_cache: dict[str, tuple] = {}
+
+
+def tokenize(text: str) -> list[tuple]:
+    """Tokens: ("U", type) ("K", keyword) ("W", power) ("P", province, coast)."""
+    s = text.upper()
+    s = _RE_ARROW.sub(" - ", s)
+    s = _RE_MIDATL.sub("MID ATLANTIC", s)
+    s = _RE_AUSHUN.sub("AUSTRIA HUNGARY", s)
+    s = _RE_DOTCOAST.sub(r" \1C ", s)
+    s = s.replace(".", "").replace("'", "").replace("-", " - ")
+    words = [w for w in _RE_SPLIT.split(s) if w]
+    toks: list[tuple] = []
+    i, n = 0, len(words)
+    while i < n:
+        for size in range(min(_MAXLEN, n - i), 0, -1):
+            phrase = " ".join(words[i:i + size])
+            hit = _PHRASES.get(phrase)
+            if hit is not None:
+                break
+        else:
+            raise OrderError(f"unknown province '{words[i]}'" if len(words[i]) >= 2
+                             else f"cannot read '{words[i]}'")
+        i += size
+        kind = hit[0]
+        if kind == "N":
+            continue
+        if kind == "P":
+            if hit[1] is AMBIGUOUS:
+                raise OrderError(f"ambiguous province '{phrase}'")
+            toks.append(("P", hit[1], None))
+        elif kind == "X":
+            if not toks or toks[-1][0] != "P" or toks[-1][2] is not None:
+                raise OrderError(f"coast '{phrase}' without a province")
+            toks[-1] = ("P", toks[-1][1], hit[1])
+        else:
+            toks.append(hit)
+    return toks
+
+
+def _loc(tok) -> str:
+    return tok[1] + "/" + tok[2] if tok[2] else tok[1]
+
+
+def parse(text: str) -> Parsed:
+    """Read one order.  Raises :class:`OrderError` with a short reason."""
+    hit = _cache.get(text)
+    if hit is None:
+        try:
+            hit = (_parse(text), None)
+        except OrderError as err:
+            hit = (None, str(err))
+        if len(_cache) < 100_000:
+            _cache[text] = hit
+    if hit[1] is not None:
+        raise OrderError(hit[1])
+    return hit[0]
+
+
+def _parse(text: str) -> Parsed:
+    toks = tokenize(text)
+    if not toks:
+        raise OrderError("empty order")
+    i = 0
+    if toks[0][0] == "W":  # power prefix
+        i = 1
+    rest = toks[i:]
+    if len(rest) == 1 and rest[0] == ("K", "W"):
+        return Parsed("W")
+    lead = None
+    if rest and rest[0] in (("K", "B"), ("K", "D")):
+        lead = rest[0][1]
+        rest = rest[1:]
+    utype, loc, rest = _unit(rest)
+    if loc is None:
+        raise OrderError("cannot parse order: no unit")
+    if lead:
+        if rest and rest != [("K", lead)]:
+            raise OrderError("cannot parse order")
+        return Parsed(lead, utype, loc)
+    if not rest:
+        return Parsed("H", utype, loc, bare=True)
+    kw = rest[0]
+    if kw[0] == "P":  # "A PAR BUR": a move without the dash
+        rest = [("K", "-")] + rest
+        kw = rest[0]
+    if kw[0] != "K":
+        raise OrderError("cannot parse order")
+    word, rest = kw[1], rest[1:]
+    if word == "H":
+        if rest:
+            raise OrderError("cannot parse order: text after hold")
+        return Parsed("H", utype, loc)
+    if word in ("D", "B"):
+        if rest:
+            raise OrderError("cannot parse order")
+        return Parsed(word, utype, loc)
+    if word in ("-", "R"):
+        via = False
+        if rest and rest[-1] == ("K", "VIA"):
+            via, rest = True, rest[:-1]
+        if word == "R" and rest and rest[0] == ("K", "-"):
+            rest = rest[1:]
+        # A path "A LON - NTH - BEL" is read as its final destination (spec E24).
+        provs = [t for t in rest if t[0] == "P"]
+        others = [t for t in rest if t[0] != "P" and t != ("K", "-")]
+        if not provs or others or rest[0][0] != "P" and rest[0] != ("K", "-"):
+            raise OrderError("cannot parse order: bad destination")
+        return Parsed("R" if word == "R" else "M", utype, loc, dest=_loc(provs[-1]), via=via)
+    if word in ("S", "C"):
+        if rest and rest[0][0] == "W":  # nationality of the other unit, ignored
+            rest = rest[1:]
+        ttype, tloc, rest = _unit(rest)
+        if tloc is None:
+            raise OrderError("cannot parse order: no unit to " +
+                             ("support" if word == "S" else "convoy"))
+        if rest and rest[0] == ("K", "-"):
+            rest = rest[1:]
+            if not rest or rest[0][0] != "P":
+                raise OrderError("cannot parse order: bad destination")
+        if rest and rest[-1] in (("K", "H"), ("K", "VIA")) and (word == "S" or rest[-1][1] == "VIA"):
+            if rest[-1][1] == "H" and len(rest) > 1:
+                raise OrderError("cannot parse order")
+            rest = rest[:-1]
+        if not rest:
+            if word == "C":
+                raise OrderError("cannot parse order: convoy without destination")
+            return Parsed("S", utype, loc, ttype, tloc)
+        if len(rest) != 1 or rest[0][0] != "P":
+            raise OrderError("cannot parse order")
+        return Parsed(word, utype, loc, ttype, tloc, _loc(rest[0]))
+    raise OrderError("cannot parse order")
+
+
+def _unit(toks):
+    """[type] province -> (type, location, remaining tokens)."""
+    utype = None
+    j = 0
+    if j < len(toks) and toks[j][0] == "U":
+        utype = toks[j][1]
+        j += 1
+    if j < len(toks) and toks[j][0] == "P":
+        return utype, _loc(toks[j]), toks[j + 1:]
+    return utype, None, toks[j:]
+
+
+def written(p: Parsed, unit=None, target=None) -> str | None:
+    """Canonical text of a parsed order that may be illegal (for results).
+
+    ``unit`` / ``target`` (objects with ``type`` and ``loc``) replace what was
+    written when the units are known.  None when the unit type is unknown.
+    """
+    if p.kind == "W":
+        return "WAIVE"
+    t, loc = (unit.type, unit.loc) if unit is not None else (p.utype, p.loc)
+    if t is None:
+        return None
+    head = f"{t} {loc}"
+    if p.kind == "H":
+        return head + " H"
+    if p.kind == "M":
+        return f"{head} - {p.dest}" + (" VIA" if p.via else "")
+    if p.kind == "R":
+        return f"{head} R {p.dest}"
+    if p.kind in ("D", "B"):
+        return f"{head} {p.kind}"
+    tt, tl = (target.type, target.loc) if target is not None else (p.ttype, p.tloc)
+    if tt is None:
+        tt = "A" if p.kind == "C" else None
+    if tt is None:
+        return None
+    if p.kind == "S":
+        return f"{head} S {tt} {tl}" + (f" - {p.dest}" if p.dest else "")
+    return f"{head} C {tt} {tl} - {p.dest[:3]}"

@@ -1,0 +1,224 @@
+"""The position a phase starts from, read from a contract request.
+
+:func:`read_position` checks the request's shape and raises
+:class:`RequestError` (with the offending ``field``) when the request itself is
+malformed.  Bad *orders* are never a request error.
+"""
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from .board import BOARD
+from .variants import VARIANT_TABLE, Variant
+
+
+class RequestError(ValueError):
+    """The request is malformed; ``field`` names where (``units.ENGLAND[2]``)."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
+
+class Unit(NamedTuple):
+    power: str
+    type: str  # "A" | "F"
+    loc: str  # province, or coast for a fleet in a two-coast province
+
+    @property
+    def prov(self) -> str:
+        return self.loc[:3]
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.loc}"
+
+
+_PHASE = re.compile(r"^([SFW])(\d{4})([MRA])$")
+CONVOY_RULES = ("2000", "1971")
+DISTANCE_RULES = ("home", "owned")
+
+
+class Position:
+    """A request-shaped position, checked.  Plain attributes, no copying."""
+
+    __slots__ = ("variant", "season", "year", "type", "units", "power_units", "centers",
+                 "dislodged", "contested", "orders", "convoy_rule", "distance_rule",
+                 "italy_joins", "neutral", "impassable", "power_order")
+
+    @property
+    def phase(self) -> str:
+        return f"{self.season}{self.year}{self.type}"
+
+
+def parse_unit(text, field: str, power: str) -> Unit:
+    if not isinstance(text, str):
+        raise RequestError("a unit must be a string like 'A PAR' or 'F STP/SC'", field)
+    parts = text.strip().upper().split()
+    if len(parts) != 2 or parts[0] not in ("A", "F"):
+        raise RequestError(f"bad unit {text!r}: expected 'A PAR' or 'F STP/SC'", field)
+    utype, loc = parts
+    prov = loc[:3]
+    if prov not in BOARD.provinces or (len(loc) > 3 and loc not in BOARD.locations):
+        raise RequestError(f"unknown province in unit {text!r}", field)
+    kind = BOARD.provinces[prov].kind
+    if utype == "A":
+        if kind == "sea":
+            raise RequestError(f"an army cannot stand in a sea province: {text!r}", field)
+        loc = prov
+    else:
+        if kind == "inland":
+            raise RequestError(f"a fleet cannot stand in an inland province: {text!r}", field)
+        if prov in BOARD.coasts and loc == prov:
+            raise RequestError(f"a fleet in {prov} must name its coast: {text!r}", field)
+    return Unit(power, utype, loc)
+
+
+def _power(p, field: str, variant: Variant) -> str:
+    if not isinstance(p, str) or p.upper() not in variant.powers:
+        raise RequestError(f"unknown power {p!r}", field)
+    return p.upper()
+
+
+def _dict(req: dict, key: str) -> dict:
+    v = req.get(key)
+    if v is None:
+        return {}
+    if not isinstance(v, dict):
+        raise RequestError(f"{key} must be an object", key)
+    return v
+
+
+def _list(v, field: str) -> list:
+    if not isinstance(v, list):
+        raise RequestError(f"{field} must be a list", field)
+    return v
+
+
+def read_position(req, *, need_orders: bool = True) -> Position:
+    if not isinstance(req, dict):
+        raise RequestError("the request must be a JSON object", None)
+    pos = Position()
+    name = req.get("variant", "standard")
+    if name is None:
+        name = "standard"
+    if not isinstance(name, str) or name not in VARIANT_TABLE:
+        raise RequestError(f"unknown variant {name!r}", "variant")
+    variant = pos.variant = VARIANT_TABLE[name]
+
+    rules = _dict(req, "rules")
+    cr = str(rules.get("convoy_disruption", "2000"))
+    if cr not in CONVOY_RULES:
+        raise RequestError("rules.convoy_disruption must be '2000' or '1971'",
+                           "rules.convoy_disruption")
+    pos.convoy_rule = cr
+    dr = rules.get("civil_disorder_distance", "home")
+    if dr not in DISTANCE_RULES:
+        raise RequestError("rules.civil_disorder_distance must be 'home' or 'owned'",
+                           "rules.civil_disorder_distance")
+    pos.distance_rule = dr
+    pos.italy_joins = _italy_joins(rules.get("italy_joins"), variant)
+
+    phase = req.get("phase")
+    m = _PHASE.match(phase) if isinstance(phase, str) else None
+    if not m or (m.group(1) == "W") != (m.group(3) == "A"):
+        raise RequestError(f"bad phase {phase!r}: expected e.g. S1901M, F1901R, W1901A", "phase")
+    pos.season, pos.year, pos.type = m.group(1), int(m.group(2)), m.group(3)
+    pos.neutral = variant.neutral_in(pos.year, pos.season)
+    pos.impassable = variant.impassable_in(pos.year, pos.season)
+
+    units: dict[str, Unit] = {}
+    power_units: dict[str, list[Unit]] = {}
+    for p, lst in _dict(req, "units").items():
+        power = _power(p, f"units.{p}", variant)
+        out = power_units.setdefault(power, [])
+        for i, text in enumerate(_list(lst, f"units.{p}")):
+            field = f"units.{p}[{i}]"
+            u = parse_unit(text, field, power)
+            if u.prov in units:
+                raise RequestError(f"two units in {u.prov}", field)
+            units[u.prov] = u
+            out.append(u)
+    pos.units = units
+    pos.power_units = power_units
+
+    centers: dict[str, list[str]] = {}
+    owner: dict[str, str] = {}
+    for p, lst in _dict(req, "centers").items():
+        power = _power(p, f"centers.{p}", variant)
+        out = centers.setdefault(power, [])
+        for i, c in enumerate(_list(lst, f"centers.{p}")):
+            field = f"centers.{p}[{i}]"
+            if not isinstance(c, str) or c.strip().upper() not in BOARD.supply_centers:
+                raise RequestError(f"not a supply centre: {c!r}", field)
+            c = c.strip().upper()
+            if c in owner and owner[c] != power:
+                raise RequestError(f"centre {c} owned twice", field)
+            if c not in owner:
+                owner[c] = power
+                out.append(c)
+    pos.centers = centers
+
+    dislodged: dict[str, tuple[Unit, str | None]] = {}
+    contested: set[str] = set()
+    if pos.type == "R":
+        for p, lst in _dict(req, "dislodged").items():
+            power = _power(p, f"dislodged.{p}", variant)
+            for i, d in enumerate(_list(lst, f"dislodged.{p}")):
+                field = f"dislodged.{p}[{i}]"
+                if isinstance(d, str):
+                    d = {"unit": d}
+                if not isinstance(d, dict):
+                    raise RequestError("a dislodged entry must be {'unit', 'attacked_from'}", field)
+                u = parse_unit(d.get("unit"), field + ".unit", power)
+                af = d.get("attacked_from")
+                if af is not None:
+                    if not isinstance(af, str) or af.strip().upper()[:3] not in BOARD.provinces:
+                        raise RequestError(f"unknown province {af!r}", field + ".attacked_from")
+                    af = af.strip().upper()[:3]
+                if u.prov in dislodged:
+                    raise RequestError(f"two dislodged units in {u.prov}", field)
+                dislodged[u.prov] = (u, af)
+        cl = req.get("contested") or []
+        for i, c in enumerate(_list(cl, "contested")):
+            if not isinstance(c, str) or c.strip().upper()[:3] not in BOARD.provinces:
+                raise RequestError(f"unknown province {c!r}", f"contested[{i}]")
+            contested.add(c.strip().upper()[:3])
+    pos.dislodged = dislodged
+    pos.contested = contested
+
+    orders: dict[str, list[str]] = {}
+    for p, lst in _dict(req, "orders").items():
+        power = _power(p, f"orders.{p}", variant)
+        out = orders.setdefault(power, [])
+        for i, o in enumerate(_list(lst, f"orders.{p}")):
+            if not isinstance(o, str):
+                raise RequestError("an order must be a string", f"orders.{p}[{i}]")
+            out.append(o)
+    pos.orders = orders
+    # powers in a stable order: as given in units, then centres, then orders
+    seen = dict.fromkeys(list(power_units) + list(centers) + list(orders))
+    pos.power_order = list(seen)
+    return pos
+
+
+def _italy_joins(v, variant: Variant):
+    """rules.italy_joins: the two-player coin toss, 1 or 2 (player) or a power of that side."""
+    if v is None:
+        return None
+    if variant.italy_opens is None:
+        return None
+    side = None
+    if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= len(variant.players):
+        side = variant.players[v - 1]
+    elif isinstance(v, str):
+        if v.strip().isdigit() and 1 <= int(v) <= len(variant.players):
+            side = variant.players[int(v) - 1]
+        else:
+            for s in variant.players:
+                if v.strip().upper() in s:
+                    side = s
+    if side is None:
+        raise RequestError("rules.italy_joins must be 1, 2 or a power of that player's side",
+                           "rules.italy_joins")
+    return side[0]

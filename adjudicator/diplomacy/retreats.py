@@ -1,0 +1,155 @@
+"""Retreat phase (spec 9): options, orders, resolution."""
+from __future__ import annotations
+
+from .board import BOARD
+from .orders import OrderError, parse, written
+from .position import Position, Unit
+
+
+def retreat_options(unit: Unit, attacked_from: str | None, occupied, contested,
+                    impassable) -> list[str]:
+    """Locations a dislodged unit may retreat to (spec 9.1, 9.2)."""
+    if unit.type == "A":
+        cands = sorted(BOARD.army_adj[unit.prov])
+    else:
+        cands = sorted(BOARD.fleet_adj.get(unit.loc, ()))
+    return [c for c in cands
+            if c[:3] not in occupied and c[:3] != attacked_from
+            and c[:3] not in contested and c[:3] not in impassable]
+
+
+class RetreatOrder:
+    __slots__ = ("kind", "unit", "dest", "text", "reason", "canon")
+
+    def __init__(self, kind, unit, dest=None, text=None, reason=None):
+        self.kind, self.unit, self.dest, self.text, self.reason = kind, unit, dest, text, reason
+        if kind == "R":
+            self.canon = f"{unit} R {dest}"
+        else:
+            self.canon = f"{unit} D"
+
+
+class Retreats:
+    def __init__(self, pos: Position):
+        self.pos = pos
+        self.options: dict[str, list[str]] = {}
+        for prov, (unit, af) in pos.dislodged.items():
+            if unit.power in pos.neutral:
+                self.options[prov] = []  # neutral units never retreat (spec 13.1)
+            else:
+                self.options[prov] = retreat_options(unit, af, pos.units, pos.contested,
+                                                     pos.impassable)
+
+    def check(self, text: str, power: str) -> RetreatOrder:
+        parsed = parse(text)
+        if parsed.kind not in ("M", "R", "D"):
+            raise OrderError("not an order for a retreat phase")
+        prov = parsed.loc[:3]
+        entry = self.pos.dislodged.get(prov)
+        if entry is None:
+            raise OrderError(f"no dislodged unit in {prov}")
+        unit = entry[0]
+        if unit.power != power:
+            raise OrderError(f"the dislodged unit in {prov} belongs to {unit.power}")
+        if parsed.kind == "D":
+            return RetreatOrder("D", unit, text=text)
+        if parsed.via:
+            raise OrderError("retreats cannot be convoyed")
+        opts = self.options[prov]
+        dest = parsed.dest
+        dprov = dest[:3]
+        cands = [o for o in opts if o[:3] == dprov]
+        if unit.type == "F" and dprov in BOARD.coasts and len(dest) > 3:
+            cands = [o for o in cands if o == dest]
+        if len(cands) == 1:
+            return RetreatOrder("R", unit, cands[0], text=text)
+        if len(cands) > 1:
+            raise OrderError(f"coast of {dprov} not given")
+        raise OrderError(f"{unit} cannot retreat to {dest}")
+
+    def run(self):
+        """Returns (entries, moved) where entries are (power, order-or-None, text, reason)."""
+        pos = self.pos
+        entries = []
+        by_unit: dict[str, list] = {}
+        for power in pos.power_order:
+            for raw in pos.orders.get(power, ()):
+                text = raw.strip()
+                try:
+                    o = self.check(text, power)
+                except OrderError as err:
+                    e = [power, None, text, str(err)]
+                    entries.append(e)
+                    try:
+                        p = parse(text)
+                        d = pos.dislodged.get(p.loc[:3]) if p.loc else None
+                        if d is not None and d[0].power == power:
+                            e[1] = RetreatOrder("D", d[0], text=text, reason=str(err))
+                            by_unit.setdefault(d[0].prov, []).append(e)
+                    except OrderError:
+                        pass
+                    continue
+                e = [power, o, text, None]
+                entries.append(e)
+                by_unit.setdefault(o.unit.prov, []).append(e)
+        chosen: dict[str, RetreatOrder] = {}
+        drop = set()
+        for prov, es in by_unit.items():
+            keys = {}
+            for e in es:
+                k = e[1].canon if e[3] is None else "invalid:" + e[2]
+                if k in keys:
+                    drop.add(id(e))
+                else:
+                    keys[k] = e
+            if len(keys) > 1:
+                for e in keys.values():
+                    e[3] = "several different orders for one unit"
+            else:
+                e = next(iter(keys.values()))
+                if e[3] is None:
+                    chosen[prov] = e[1]
+        entries = [e for e in entries if id(e) not in drop]
+        targets: dict[str, int] = {}
+        for o in chosen.values():
+            if o.kind == "R":
+                targets[o.dest[:3]] = targets.get(o.dest[:3], 0) + 1
+        results = []
+        moved: dict[str, Unit] = {}
+        seen_units = set()
+        for power, o, text, reason in entries:
+            if o is not None:
+                seen_units.add(o.unit.prov)
+            if reason is not None:
+                shown = text
+                try:
+                    shown = written(parse(text), o.unit if o is not None else None) or text
+                except OrderError:
+                    pass
+                results.append(_result(power, shown, "invalid", reason, o))
+                continue
+            if o.kind == "R":
+                if targets[o.dest[:3]] > 1:
+                    results.append(_result(power, o.canon, "fails",
+                                           f"bounced: several units retreated to {o.dest[:3]}", o))
+                else:
+                    results.append(_result(power, o.canon, "succeeds", None, o))
+                    moved[o.unit.prov] = Unit(o.unit.power, o.unit.type, o.dest)
+            else:
+                results.append(_result(power, o.canon, "succeeds", None, o))
+        for prov, (unit, _af) in pos.dislodged.items():
+            if prov not in seen_units:
+                results.append({"power": unit.power, "unit": str(unit), "order": f"{unit} D",
+                                "outcome": "succeeds"})
+        return results, moved
+
+
+def _result(power, order, outcome, reason, o):
+    r = {"power": power}
+    if o is not None:
+        r["unit"] = str(o.unit)
+    r["order"] = order
+    r["outcome"] = outcome
+    if reason is not None:
+        r["reason"] = reason
+    return r
