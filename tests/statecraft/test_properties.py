@@ -1,0 +1,96 @@
+"""Properties: tokens are conserved, a replay of the log gives the same outcome, defaults always terminate."""
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
+
+from adjudicator.procedure import Dice, Outcome, answer, next_step
+from adjudicator.statecraft import CONFLICT, COUNTRY_GRID, GOVERNANCE
+from adjudicator.statecraft.state import INSTITUTIONS, POWERS, RESOURCES
+
+from .statecraft_helpers import tokens_of
+
+EFFECTS = ["PP_METALS", "COUNT_CROPS", "PLACE_INFLUENCE", "PLACE_INFLUENCE_ISLAMIC", "PLACE_DEMO",
+           "PLACE_DEMO_OWN_FG", "BRIBE", "SPY", "SWAP_RESOURCES", "SUPPORT_UP", "SUPPORT_DOWN", "VOTE_TO_BAG",
+           "PP_DELTA(-2)"]
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def games(draw, min_countries=1):
+    names = draw(st.lists(st.sampled_from(POWERS), min_size=1, max_size=4, unique=True))
+    powers = {p: {"pp": draw(st.integers(0, 6)), "leader_value": i, "pool": draw(st.integers(0, 4)),
+                  "spy": draw(st.integers(0, 2)), "support": draw(st.integers(1, 9)),
+                  "is_bot": draw(st.booleans()),
+                  "market_priority": draw(st.permutations(list(RESOURCES)))[:2]}
+              for i, p in enumerate(names)}
+    grid = []
+    for col in range(1, draw(st.integers(min_countries, 4)) + 1):
+        ct = draw(st.integers(2, 5))
+        influence = {f: draw(st.integers(0, ct)) for f in names + ["DEMO"]}
+        holders = [p for p in names if influence[p] > 0]
+        fg = draw(st.sampled_from(holders + [None])) if holders else None
+        grid.append({"name": f"C{col}", "row": 1, "col": col, "ct": ct, "influence": influence, "fg": fg,
+                     "conflict": sum(influence.values()) > ct, "islamic": draw(st.booleans()),
+                     "reward": draw(st.lists(st.sampled_from(EFFECTS), max_size=3)),
+                     "resource_symbols": draw(st.lists(st.sampled_from(RESOURCES), max_size=2))})
+    return {"powers": powers, "grid": grid, "demo_supply": draw(st.integers(0, 6)),
+            "bag": {f: draw(st.integers(0, 2)) for f in names + ["DEMO"]},
+            "institutions": {i: {p: draw(st.integers(0, 2)) for p in names} for i in INSTITUTIONS},
+            "un_card": {"name": "fixture", "majority": draw(st.lists(st.sampled_from(EFFECTS), max_size=2)),
+                        "minority": draw(st.lists(st.sampled_from(EFFECTS), max_size=2))}}
+
+
+def drive(procedure, state, data, use_defaults=False, limit=500):
+    """Answer every step: dice from hypothesis; decisions by default or at random among the legal answers."""
+    log = []
+    step = next_step(procedure, state, log)
+    while not isinstance(step, Outcome):
+        if isinstance(step, Dice):
+            value = data.draw(st.lists(st.integers(1, step.sides), min_size=step.count, max_size=step.count))
+        elif use_defaults:
+            value = step.default
+        elif step.choices is not None:
+            value = data.draw(st.sampled_from(list(step.choices)))
+        else:  # a reroll: decline or a non-empty set of own dice
+            top = step.details["indexes"]["max"]
+            value = data.draw(st.one_of(st.none(), st.sets(st.integers(0, top), min_size=1).map(sorted)))
+        log, step = answer(procedure, state, log, value)
+        assert len(log) < limit
+    assert next_step(procedure, state, log) == step  # the replay of the log gives the same outcome
+    return step
+
+
+@SETTINGS
+@given(games(), st.data())
+def test_a_conflict_conserves_tokens_and_leaves_one(game, data):
+    target = next((c["name"] for c in game["grid"] if c["conflict"]), None)
+    assume(target)
+    state = {**game, "country": target}
+    out = drive(CONFLICT, state, data)
+    assert tokens_of(out.state) == tokens_of(game)
+    c = next(c for c in out.state["grid"] if c["name"] == target)
+    assert sum(c["influence"].values()) == 1 and not c["conflict"]
+    assert c["fg"] == (None if "DEMO" in c["influence"] else out.result["winner"])
+
+
+@SETTINGS
+@given(games(), st.data())
+def test_the_grid_phase_conserves_tokens(game, data):
+    out = drive(COUNTRY_GRID, game, data)
+    assert tokens_of(out.state) == tokens_of(game)
+    for c in out.state["grid"]:  # the invariants still hold afterwards
+        assert all(n <= c["ct"] for n in c["influence"].values())
+        assert c["conflict"] == (sum(c["influence"].values()) > c["ct"])
+
+
+@SETTINGS
+@given(games(), st.data())
+def test_governance_conserves_tokens(game, data):
+    out = drive(GOVERNANCE, game, data)
+    assert tokens_of(out.state) == tokens_of(game)
+    assert all(sum(v.values()) <= 1 for v in out.state["institutions"].values())
+
+
+@SETTINGS
+@given(games(), st.data())
+def test_taking_every_default_terminates(game, data):
+    for procedure, state in [(COUNTRY_GRID, game), (GOVERNANCE, game), (COUNTRY_GRID, {**game, "game_end": True})]:
+        assert isinstance(drive(procedure, state, data, use_defaults=True), Outcome)
