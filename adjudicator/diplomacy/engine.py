@@ -98,7 +98,7 @@ def _after_movement(pos, results, new_units, dislodged, contested) -> dict:
     occupied = {u.prov for us in new_units.values() for u in us}
     options = {prov: retreat_options(u, af, occupied, contested, pos.impassable)
                for prov, (u, af) in dislodged.items()}
-    if any(options.values()):
+    if dislodged:  # a retreat phase exists whenever a unit was dislodged (spec 5.3)
         nxt = _next(pos, pos.season, pos.year, "R", new_units, pos.centers)
         for prov, (u, af) in dislodged.items():
             nxt["dislodged"].setdefault(u.power, []).append(
@@ -106,7 +106,6 @@ def _after_movement(pos, results, new_units, dislodged, contested) -> dict:
             nxt["retreat_options"][str(u)] = options[prov]
         nxt["contested"] = sorted(contested)
         return _response(pos, results, nxt)
-    # no retreat phase: dislodged units with nowhere to go are disbanded
     if pos.season == "S":
         return _response(pos, results, _next(pos, "F", pos.year, "M", new_units, pos.centers))
     return _end_of_year(pos, results, new_units)

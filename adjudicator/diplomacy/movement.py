@@ -192,8 +192,13 @@ class Legality:
                 raise OrderError(f"{dprov} is impassable")
             if not BOARD.can_reach(unit.type, unit.loc, dprov):
                 raise OrderError(f"{unit} cannot reach {dprov}")
-            if not self.can_move_somehow(target, dprov):
-                raise OrderError(f"{target} cannot reach {dprov}")
+            if (target.type == "A" and dprov not in BOARD.army_adj[tprov]
+                    and unit.prov in self.fleet_seas
+                    and self.convoy_possible(tprov, dprov)
+                    and not route_exists(tprov, dprov, self.fleet_seas - {unit.prov})):
+                # only possible if the supporter itself convoyed (DATC 6.D.31)
+                raise OrderError(f"{target} could reach {dprov} only through {unit.prov}'s convoy")
+            # a support of a move the unit cannot make is legal but void (6.D.22-24)
             dest = parsed.dest
             if len(dest) > 3 and (target.type == "A" or dest not in BOARD.locations):
                 dest = dprov  # a coast means nothing for an army move
@@ -210,6 +215,10 @@ class Legality:
             raise OrderError(f"{dprov} is impassable")
         if not (BOARD.is_coastal(tprov) and BOARD.is_coastal(dprov)) or dprov == tprov:
             raise OrderError(f"no convoy possible from {tprov} to {dprov}")
+        if not on_minimal_route(tprov, dprov, unit.prov, self.fleet_seas):
+            # on no route the fleets on the board could form, or not needed on
+            # any (DATC 6.G.7, 6.G.19; 4.E.1)
+            raise OrderError(f"{unit} is on no convoy route from {tprov} to {dprov}")
         return Order("C", unit, dprov, tprov, text=text)
 
 
@@ -315,9 +324,12 @@ class Movement:
                     self.supports_of.setdefault(o.tprov, []).append(o)
             elif o.kind == "C":
                 t = orders.get(o.tprov)
-                if t.kind == "M" and t.reason is None and t.via and t.dprov == o.dprov:
+                if t.kind == "M" and t.reason is None and t.dprov == o.dprov:
+                    # matched even when the army goes by land (DATC 6.G.2): it
+                    # succeeds unless dislodged, but carries nothing
                     self.matched.add(o.prov)
-                    self.convoys_of.setdefault(o.tprov, []).append(o)
+                    if t.via:
+                        self.convoys_of.setdefault(o.tprov, []).append(o)
         self.resolver = Resolver(self._adjudicate, self._backup)
         self.resolve = self.resolver.resolve
 
@@ -359,7 +371,7 @@ class Movement:
             return False
         src, dst = m.prov, m.dprov
         if self.rule_1971:
-            on_route = self._fleets_on_routes(src, dst, fleets)
+            on_route = [f for f in sorted(fleets) if on_minimal_route(src, dst, f, fleets)]
             if not on_route:
                 return False
             return all(self.resolve(f) for f in sorted(on_route))
@@ -378,20 +390,6 @@ class Movement:
                     if resolve(n):
                         frontier.append(n)
         return False
-
-    @staticmethod
-    def _fleets_on_routes(src, dst, fleets) -> set[str]:
-        def reach(start_seas):
-            seen = set(start_seas & fleets)
-            stack = list(seen)
-            while stack:
-                s = stack.pop()
-                for n in SEA_ADJ[s] & fleets:
-                    if n not in seen:
-                        seen.add(n)
-                        stack.append(n)
-            return seen
-        return reach(COAST_SEAS[src]) & reach(COAST_SEAS[dst])
 
     def _support_count(self, m: Order, exclude_power: str | None = None) -> int:
         n = 0

@@ -135,6 +135,33 @@ _RE_DOTCOAST = re.compile(r"\b([NSEW])\s*\.\s*C\s*\.?")
 _RE_SPLIT = re.compile(r"[^A-Z0-9\-]+")
 
 _cache: dict[str, tuple] = {}
+_SINGLE_NAMES = {k: v for k, v in NAMES.items() if " " not in k and len(k) >= 4
+                 and v is not AMBIGUOUS}
+
+
+def _near(a: str, b: str) -> bool:
+    """Damerau distance at most 1 (one letter wrong, missing, extra or swapped)."""
+    la, lb = len(a), len(b)
+    if abs(la - lb) > 1:
+        return False
+    if la == lb:
+        diff = [k for k in range(la) if a[k] != b[k]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    if la > lb:
+        a, b = b, a
+    for k in range(len(b)):
+        if a == b[:k] + b[k + 1:]:
+            return True
+    return False
+
+
+def _misspelt(word: str) -> str | None:
+    """A province a slightly misspelt word can only mean (spec 7.8b), else None."""
+    if len(word) < 4 or not word.isalpha():
+        return None
+    hits = {v for k, v in _SINGLE_NAMES.items() if _near(word, k)}
+    return hits.pop() if len(hits) == 1 else None
 
 
 def tokenize(text: str) -> list[tuple]:
@@ -155,8 +182,11 @@ def tokenize(text: str) -> list[tuple]:
             if hit is not None:
                 break
         else:
-            raise OrderError(f"unknown province '{words[i]}'" if len(words[i]) >= 2
-                             else f"cannot read '{words[i]}'")
+            fixed = _misspelt(words[i])
+            if fixed is None:
+                raise OrderError(f"unknown province '{words[i]}'" if len(words[i]) >= 2
+                                 else f"cannot read '{words[i]}'")
+            phrase, hit, size = words[i], ("P", fixed), 1
         i += size
         kind = hit[0]
         if kind == "N":
