@@ -27,6 +27,8 @@ class _Upper(fields.String):
 # ---------------------------------------------------------------- requests
 class RulesSchema(Schema):
     convoy_disruption = fields.String(validate=validate.OneOf(["2000", "1971"]))
+    civil_disorder_distance = fields.String(validate=validate.OneOf(["home", "owned"]))
+    italy_joins = fields.Integer(strict=True, validate=validate.OneOf([1, 2]))
 
 
 class DeadlinesSchema(Schema):
@@ -191,6 +193,7 @@ class HistoryEntrySchema(Schema):
     seq = fields.Integer()
     phase = fields.String()
     closed_by = fields.String()
+    attempts = fields.Integer()
     adjudicated_at = fields.String()
     position = fields.Dict()
     orders = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))

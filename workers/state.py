@@ -161,6 +161,11 @@ class Store:
             ScheduledJobRegistry(keys.QUEUE, connection=self.queue.connection).remove(job_id, pipeline=pipe)
             pipe.delete(Job.key_for(job_id))
 
+    @staticmethod
+    def _full(g: dict, position: dict) -> dict:
+        """``position`` with the game's variant and rules, as the engine reads it."""
+        return {**position, "variant": g["variant"], "rules": json.loads(g["rules"])}
+
     def _close(self, pipe, g: dict, reason: str, enqueue: bool = True) -> None:
         """Queue (after MULTI) the writes that close the current phase and, unless
         the caller adjudicates it itself, enqueue its adjudication job."""
@@ -175,7 +180,7 @@ class Store:
         """Queue (after MULTI) the writes that open phase number ``seq`` at ``position``."""
         gid = g["id"]
         settings = json.loads(g["settings"])
-        to_order = [p for p in engine().powers_to_order(position) if p in seated]
+        to_order = [p for p in engine().powers_to_order(self._full(g, position)) if p in seated]
         kind = PHASE_KINDS[position["phase"][-1]]
         length = settings["deadlines"]["first_movement" if seq == 1 and kind == "movement" else kind]
         fields = {"seq": seq, "phase": position["phase"], "position": json.dumps(position),
@@ -195,6 +200,13 @@ class Store:
     # ----------------------------------------------------------------- games
     def create_game(self, spec: dict) -> tuple[dict, str]:
         info = engine().variant_info(spec["variant"])
+        rules = dict(spec.get("rules", {}))
+        if spec["variant"] == "two_player_1914" and "italy_joins" not in rules:
+            rules["italy_joins"] = secrets.choice([1, 2])  # the coin toss (rules 13.6), drawn once
+        try:
+            engine().powers_to_order({**engine().initial_position(spec["variant"]), "rules": rules})
+        except engine().RequestError as e:
+            raise Invalid(f"body.{e.field}: {e}" if getattr(e, "field", None) else f"body.rules: {e}")
         gid = uuid.uuid4().hex[:12]
         token = secrets.token_urlsafe(24)
         settings = {"deadlines": DEFAULT_DEADLINES | spec.get("deadlines", {}),
@@ -202,7 +214,7 @@ class Store:
                     "seats": len(info["players"])}
         self.r.hset(keys.game(gid), mapping={
             "id": gid, "name": spec.get("name", ""), "variant": spec["variant"],
-            "rules": json.dumps(spec.get("rules", {})), "settings": json.dumps(settings),
+            "rules": json.dumps(rules), "settings": json.dumps(settings),
             "director": hash_token(token), "status": "forming", "seq": 0, "phase": "",
             "created_at": time.time()})
         return self.public_state(gid), token
@@ -291,8 +303,11 @@ class Store:
             raise NotFound(f"there is no game '{gid}'")
         seq = int(g["seq"])
         settings = json.loads(g["settings"])
+        rules = json.loads(g["rules"])
+        if "italy_joins" in rules and not self._coin_toss_public(g["phase"]):
+            del rules["italy_joins"]  # drawn at creation, shown from the Fall 1914 adjustments on
         state = {
-            "id": gid, "name": g.get("name", ""), "variant": g["variant"], "rules": json.loads(g["rules"]),
+            "id": gid, "name": g.get("name", ""), "variant": g["variant"], "rules": rules,
             "deadlines": settings["deadlines"], "assignment": settings["assignment"],
             "missed_orders": settings["missed_orders"], "seats": settings["seats"],
             "status": g["status"], "created_at": iso(float(g["created_at"])),
@@ -312,6 +327,10 @@ class Store:
                 "remaining_seconds": float(g["remaining"]) if g.get("remaining") else None,
             }
         return state
+
+    @staticmethod
+    def _coin_toss_public(phase: str) -> bool:
+        return bool(phase) and (int(phase[1:5]) > 1914 or phase == "W1914A")
 
     def history(self, gid: str) -> list[dict]:
         if not self.r.exists(keys.game(gid)):
@@ -361,8 +380,7 @@ class Store:
         def body(pipe):
             g = self._game(pipe, gid)
             self._writable_phase(g, power, phase)
-            position = json.loads(g["position"])
-            checked["results"] = engine().check_orders(position, power, orders)
+            checked["results"] = engine().check_orders(self._full(g, json.loads(g["position"])), power, orders)
             bad = [r for r in checked["results"] if not r["valid"]]
             if bad:
                 raise Invalid(f"{len(bad)} of {len(orders)} orders for {power} are invalid; nothing was stored",
@@ -524,8 +542,8 @@ class Store:
             if int(now["seq"]) != seq or now["status"] != "adjudicating":
                 return "noop: another job committed this phase"
             record = {"seq": seq, "phase": position["phase"], "closed_by": now.get("closed_by", ""),
-                      "adjudicated_at": iso(time.time()), "position": {k: v for k, v in request.items()
-                                                                       if k != "orders"},
+                      "adjudicated_at": iso(time.time()), "attempts": int(now.get("attempts") or 1),
+                      "position": {k: v for k, v in request.items() if k not in ("orders", "rules")},
                       "orders": orders, "results": response["results"],
                       "next_phase": (response.get("next") or {}).get("phase")}
             pipe.multi()
