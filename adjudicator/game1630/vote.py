@@ -210,9 +210,9 @@ def run_vote(state: dict):
                     lost["state"] = DECLINING
                     losers.append({"player": player, "effect": "TURN_DECLINING"})
                     continue
-                options = removable(lost, country, config["open_rule_on_all_removals"])
+                allowed = removable(lost, country, config["open_rule_on_all_removals"])
                 card_id = yield Decision(
-                    player, "loss_choice", [card["id"] for card in options], default=default_removal(options)["id"],
+                    player, "loss_choice", [card["id"] for card in allowed], default=default_removal(allowed)["id"],
                     details={"country": country, "reason": "5.8.2: your declining pile lost the vote",
                              "cards": [dict(card) for card in lost["cards"]]})
                 removed = remove_card(displays[player], country, card_id, config["open_rule_on_all_removals"])

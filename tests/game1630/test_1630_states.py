@@ -26,6 +26,16 @@ def test_defaults_for_data_not_in_the_source_and_the_initial_country_table():
     assert loaded["countries"]["HABSBURG"]["army_size"] == 3
 
 
+@pytest.mark.parametrize("country, prestige, army, ability", [
+    ("SPAIN", 5, 2, 1), ("ENGLAND", 1, 1, 0), ("FRANCE", 3, 2, 1), ("DENMARK", 1, 1, 0), ("NETHERLANDS", 2, 1, 1),
+    ("SWEDEN", 2, 1, 1), ("GERMAN_PRINCES", 5, 1, 0), ("HABSBURG", 5, 3, 1), ("POLAND", 2, 1, 0),
+], ids=lambda value: f"TV-01-{value}" if isinstance(value, str) else None)
+def test_TV_01_absent_countries_take_the_setup_table(country, prestige, army, ability):
+    loaded = WAR.load({"attacker": "SPAIN", "defender": "FRANCE"})["countries"][country]
+    assert loaded == {"side": "NEUTRAL", "prestige": prestige, "army_size": army, "military_ability": ability,
+                      "unrest": False, "leader": False}
+
+
 def test_a_given_field_overrides_only_itself():
     loaded = WAR.load({"attacker": "SPAIN", "defender": "FRANCE", "countries": {"SPAIN": {"prestige": 7}}})
     assert loaded["countries"]["SPAIN"] == {"side": "NEUTRAL", "prestige": 7, "army_size": 2,
