@@ -35,14 +35,19 @@ def activation(game: dict, power: str, effects: list[str], source: str):
     touched: list[str] = []
     for effect in effects:
         yield from _execute(game, power, effect, source, touched, events)
-    for c in game["grid"]:  # conflict trigger (§6.2.4)
+    end_of_activation(game, touched, events)
+    return events
+
+
+def end_of_activation(game: dict, touched: list[str], events: list) -> None:
+    """The conflict trigger (§6.2.4), then the FG of each touched country left without a marker (§6.3.2)."""
+    for c in game["grid"]:
         if not c["conflict"] and total(c) > c["ct"]:
             c["conflict"] = True
             events.append({"event": "CONFLICT_MARKED", "country": c["name"]})
     for c in game["grid"]:
         if c["name"] in touched and not c["conflict"]:
             _fg(c, events)
-    return events
 
 
 def _fg(c: dict, events: list) -> None:
@@ -133,8 +138,8 @@ def _by_name(game, name):
     return next(c for c in game["grid"] if c["name"] == name)
 
 
-def bribe_choices(game: dict, power: str) -> list[dict]:
-    """Legal bribe actions granted by an effect (§6.5.1, §6.5.6), in reading order."""
+def bribe_choices(game: dict, power: str, from_pool: bool = True) -> list[dict]:
+    """Legal bribe actions (§6.5.1) in reading order; an effect's DEMO_TO_OWN needs a pool token (§6.5.6)."""
     me = game["powers"][power]
     supply = game["demo_supply"] is None or game["demo_supply"] > 0
     out = []
@@ -142,7 +147,7 @@ def bribe_choices(game: dict, power: str) -> list[dict]:
         if c["conflict"]:
             continue
         inf = c["influence"]
-        if inf.get(DEMO, 0) >= 1 and inf.get(power, 0) + 1 <= c["ct"] and me["pool"] >= 1:
+        if inf.get(DEMO, 0) >= 1 and inf.get(power, 0) + 1 <= c["ct"] and (me["pool"] >= 1 or not from_pool):
             out.append({"kind": "DEMO_TO_OWN", "country": c["name"]})
         if supply and inf.get(DEMO, 0) + 1 <= c["ct"]:
             for rival in game["powers"]:
@@ -151,12 +156,13 @@ def bribe_choices(game: dict, power: str) -> list[dict]:
     return out
 
 
-def bribe(game: dict, power: str, action: dict, events: list) -> None:
+def bribe(game: dict, power: str, action: dict, events: list, token_from: str = "pool") -> None:
+    """One bribe action; ``token_from`` is where a DEMO_TO_OWN's new influence comes from (A-8)."""
     c = _by_name(game, action["country"])
     if action["kind"] == "DEMO_TO_OWN":
         add(c["influence"], DEMO, -1)
         demo_to_supply(game)
-        game["powers"][power]["pool"] -= 1  # an effect bribe takes the new influence from the pool
+        game["powers"][power][token_from] -= 1
         add(c["influence"], power, 1)
     else:
         target = action["target"]

@@ -41,7 +41,7 @@ def default_extra_dice(ct: int) -> int:
     return {2: 3, 3: 2}.get(ct, 1)
 
 
-def _effect(value: str) -> None:
+def check_effect(value: str) -> None:
     if value not in SIMPLE_EFFECTS and not PP_DELTA.match(value):
         raise ValidationError(f"unknown effect {value!r}; use a §2.8 id or PP_DELTA(n)")
 
@@ -85,6 +85,9 @@ class PowerSchema(marshmallow.Schema):
     pool = fields.Integer(strict=True, required=True, validate=validate.Range(min=0))
     support = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=SUPPORT_TOP))
     spy = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0))  # tokens on AGENDA.SPY
+    # Tokens on AGENDA.INFLUENCE and AGENDA.BRIBE, spent by the influence and bribe activations.
+    planned_influence = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0))
+    planned_bribes = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0))
     press_protected = fields.Boolean(load_default=False)
     is_bot = fields.Boolean(load_default=False)
     base_market = fields.List(fields.String(validate=validate.OneOf(RESOURCES)), load_default=None)
@@ -98,7 +101,7 @@ class CountrySchema(marshmallow.Schema):
     ct = fields.Integer(strict=True, required=True, validate=validate.Range(min=2))  # G-1: CT < 2 rejected
     extra_dice = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0))
     islamic = fields.Boolean(load_default=False)
-    reward = fields.List(fields.String(validate=_effect), load_default=list)
+    reward = fields.List(fields.String(validate=check_effect), load_default=list)
     symbols = fields.List(fields.String(), load_default=list)
     resource_symbols = fields.List(fields.String(validate=validate.OneOf(RESOURCES)), load_default=list)
     influence = Counts(load_default=dict)
@@ -130,8 +133,8 @@ class CountrySchema(marshmallow.Schema):
 
 class UNCardSchema(marshmallow.Schema):
     name = fields.String(load_default="")
-    majority = fields.List(fields.String(validate=_effect), load_default=list)  # E2
-    minority = fields.List(fields.String(validate=_effect), load_default=list)  # E3
+    majority = fields.List(fields.String(validate=check_effect), load_default=list)  # E2
+    minority = fields.List(fields.String(validate=check_effect), load_default=list)  # E3
 
 
 def _institutions_default():

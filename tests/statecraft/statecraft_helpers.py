@@ -88,7 +88,8 @@ def tokens_of(state: dict) -> dict[str, int]:
     """Every token a faction has anywhere the state models (pool, spy, bag, institutions, grid, supply)."""
     out = {}
     for p, pw in state["powers"].items():
-        out[p] = (pw["pool"] + pw.get("spy", 0) + state.get("bag", {}).get(p, 0)
+        out[p] = (pw["pool"] + pw.get("spy", 0) + pw.get("planned_influence", 0) + pw.get("planned_bribes", 0)
+                  + state.get("bag", {}).get(p, 0)
                   + sum(v.get(p, 0) for v in state.get("institutions", {}).values())
                   + sum(c["influence"].get(p, 0) for c in state.get("grid", [])))
     if state.get("demo_supply") is not None:

@@ -2,7 +2,7 @@
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from adjudicator.procedure import Dice, Outcome, answer, next_step
-from adjudicator.statecraft import CONFLICT, COUNTRY_GRID, GOVERNANCE
+from adjudicator.statecraft import BRIBES, CONFLICT, COUNTRY_GRID, GOVERNANCE, INFLUENCE
 from adjudicator.statecraft.state import INSTITUTIONS, POWERS, RESOURCES
 
 from .statecraft_helpers import tokens_of
@@ -18,6 +18,7 @@ def games(draw, min_countries=1):
     names = draw(st.lists(st.sampled_from(POWERS), min_size=1, max_size=4, unique=True))
     powers = {p: {"pp": draw(st.integers(0, 6)), "leader_value": i, "pool": draw(st.integers(0, 4)),
                   "spy": draw(st.integers(0, 2)), "support": draw(st.integers(1, 9)),
+                  "planned_influence": draw(st.integers(0, 3)), "planned_bribes": draw(st.integers(0, 3)),
                   "is_bot": draw(st.booleans()),
                   "market_priority": draw(st.permutations(list(RESOURCES)))[:2]}
               for i, p in enumerate(names)}
@@ -45,7 +46,7 @@ def drive(procedure, state, data, use_defaults=False, limit=500):
     while not isinstance(step, Outcome):
         if isinstance(step, Dice):
             value = data.draw(st.lists(st.integers(1, step.sides), min_size=step.count, max_size=step.count))
-        elif use_defaults:
+        elif use_defaults or step.question == "place_influence_plan":
             value = step.default
         elif step.choices is not None:
             value = data.draw(st.sampled_from(list(step.choices)))
@@ -94,3 +95,15 @@ def test_governance_conserves_tokens(game, data):
 def test_taking_every_default_terminates(game, data):
     for procedure, state in [(COUNTRY_GRID, game), (GOVERNANCE, game), (COUNTRY_GRID, {**game, "game_end": True})]:
         assert isinstance(drive(procedure, state, data, use_defaults=True), Outcome)
+
+
+@SETTINGS
+@given(games(), st.data())
+def test_influence_and_bribes_conserve_tokens_and_keep_the_invariants(game, data):
+    actor = data.draw(st.sampled_from(sorted(game["powers"])))
+    for procedure in (INFLUENCE, BRIBES):
+        out = drive(procedure, {**game, "actor": actor}, data)
+        assert tokens_of(out.state) == tokens_of(game)
+        for c in out.state["grid"]:
+            assert all(n <= c["ct"] for n in c["influence"].values())
+            assert c["conflict"] == (sum(c["influence"].values()) > c["ct"])
