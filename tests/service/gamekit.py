@@ -23,7 +23,7 @@ class Game:
 
     def submit(self, power: str, orders: list[str], token: str | None = None, **body):
         return self.api.put(f"{self.path}/orders/{power}", json={"orders": orders, **body},
-                            token=self.tokens[power] if token is None else token)
+                            token=self.tokens[power.upper()] if token is None else token)
 
     def ready(self, power: str, ready: bool = True):
         return self.api.put(f"{self.path}/ready", json={"ready": ready}, token=self.tokens[power])
