@@ -70,7 +70,9 @@ class OptionsSchema(marshmallow.Schema):
     winner_vote_carries = fields.String(load_default="counts", validate=validate.OneOf(
         ["counts", "to_bag_before_voting", "to_pool_before_voting"]))
     un_no_majority = fields.String(load_default="no_effect", validate=validate.OneOf(["no_effect", "all_minority"]))
-    imf_protect_priority = fields.Boolean(load_default=True)
+    # TV-29(c): the source says "if the first is impossible, raise the second"; raising metals over
+    # hydrocarbons is possible, so the literal reading is the default here (the spec's [DEF] is the option).
+    imf_protect_priority = fields.Boolean(load_default=False)
     fallback_order = fields.List(fields.String(validate=validate.OneOf(POWERS)), load_default=lambda: list(POWERS))
 
     @validates_schema
