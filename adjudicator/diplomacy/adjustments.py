@@ -5,7 +5,7 @@ import re
 
 from .board import BOARD
 from .orders import OrderError, parse, written
-from .position import Position, Unit
+from .position import Position, Unit, make_unit
 
 
 def adjustment_counts(units_by_power: dict[str, list[Unit]], centers: dict[str, list[str]],
@@ -106,7 +106,7 @@ class Adjustments:
                 loc = p.loc
             else:
                 loc = prov
-        u = Unit(power, utype, loc)
+        u = make_unit(power, utype, loc)
         return ("B", u, f"{u} B"), p
 
     def run(self):
@@ -139,7 +139,7 @@ class Adjustments:
                 seen.add(canon)
                 r = {"power": power}
                 if u is not None:
-                    r["unit"] = str(u)
+                    r["unit"] = u.name
                 r["order"] = canon
                 if used >= abs(n):
                     r.update(outcome="fails", reason="more " + ("builds" if n > 0 else "disbands")
@@ -160,7 +160,7 @@ class Adjustments:
                 order = removal_order(power, left, pos.centers.get(power, []), pos.distance_rule)
                 for u in order[: -n - used]:
                     disbanded.add(u.prov)
-                    results.append({"power": power, "unit": str(u), "order": f"{u} D",
+                    results.append({"power": power, "unit": u.name, "order": f"{u} D",
                                     "outcome": "succeeds"})
             if disbanded:
                 units[power] = [u for u in units[power] if u.prov not in disbanded]

@@ -12,7 +12,7 @@ from .adjustments import Adjustments, adjustment_counts
 from .board import BOARD
 from .movement import Legality, Movement, read_orders
 from .orders import OrderError, parse, written
-from .position import Position, RequestError, Unit, read_position
+from .position import Position, RequestError, Unit, make_unit, read_position
 from .retreats import Retreats, retreat_options
 
 
@@ -35,7 +35,7 @@ def _movement(pos: Position) -> dict:
         power, o, text, reason = e[0], e[1], e[2], e[3]
         r = {"power": power}
         if o is not None:
-            r["unit"] = str(o.unit)
+            r["unit"] = o.unit.name
             accounted.add(o.prov)
         if reason is not None:
             shown = None
@@ -67,7 +67,7 @@ def _movement(pos: Position) -> dict:
             if u.prov not in accounted:
                 o = orders[u.prov]
                 outcome, why = mv.outcome(o)
-                r = {"power": power, "unit": str(u), "order": f"{u} H", "outcome": outcome}
+                r = {"power": power, "unit": u.name, "order": f"{u} H", "outcome": outcome}
                 if why is not None:
                     r["reason"] = why
                 results.append(r)
@@ -81,7 +81,7 @@ def _movement(pos: Position) -> dict:
                 continue
             o = orders[u.prov]
             if o.kind == "M" and o.reason is None and mv.resolve(u.prov):
-                out.append(Unit(u.power, u.type, o.dest))
+                out.append(make_unit(u.power, u.type, o.dest))
             else:
                 out.append(u)
     dislodged = {}
@@ -102,8 +102,8 @@ def _after_movement(pos, results, new_units, dislodged, contested) -> dict:
         nxt = _next(pos, pos.season, pos.year, "R", new_units, pos.centers)
         for prov, (u, af) in dislodged.items():
             nxt["dislodged"].setdefault(u.power, []).append(
-                {"unit": str(u), "attacked_from": af})
-            nxt["retreat_options"][str(u)] = options[prov]
+                {"unit": u.name, "attacked_from": af})
+            nxt["retreat_options"][u.name] = options[prov]
         nxt["contested"] = sorted(contested)
         return _response(pos, results, nxt)
     if pos.season == "S":
@@ -179,7 +179,7 @@ def _next(pos, season, year, ptype, units_by_power, centers) -> dict:
         "variant": pos.variant.name,
         "rules": rules,
         "phase": f"{season}{year}{ptype}",
-        "units": {p: [str(u) for u in us] for p, us in units_by_power.items()},
+        "units": {p: [u.name for u in us] for p, us in units_by_power.items()},
         "centers": {p: list(cs) for p, cs in centers.items()},
         "dislodged": {},
         "contested": [],

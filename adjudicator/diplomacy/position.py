@@ -25,13 +25,15 @@ class Unit(NamedTuple):
     power: str
     type: str  # "A" | "F"
     loc: str  # province, or coast for a fleet in a two-coast province
-
-    @property
-    def prov(self) -> str:
-        return self.loc[:3]
+    prov: str  # loc without the coast
+    name: str  # "F STP/SC"
 
     def __str__(self) -> str:
-        return f"{self.type} {self.loc}"
+        return self.name
+
+
+def make_unit(power: str, utype: str, loc: str) -> Unit:
+    return Unit(power, utype, loc, loc[:3], f"{utype} {loc}")
 
 
 _PHASE = re.compile(r"^([SFW])(\d{4})([MRA])$")
@@ -51,30 +53,47 @@ class Position:
         return f"{self.season}{self.year}{self.type}"
 
 
+_unit_cache: dict[str, tuple] = {}
+
+
 def parse_unit(text, field: str, power: str) -> Unit:
+    hit = _unit_cache.get(text) if isinstance(text, str) else None
+    if hit is None:
+        hit = _parse_unit(text)
+        if isinstance(text, str) and len(_unit_cache) < 10_000:
+            _unit_cache[text] = hit
+    if hit[0] is None:
+        raise RequestError(hit[1], field)
+    return make_unit(power, hit[0], hit[1])
+
+
+def _parse_unit(text) -> tuple:
+    """(type, location) or (None, error message)."""
     if not isinstance(text, str):
-        raise RequestError("a unit must be a string like 'A PAR' or 'F STP/SC'", field)
+        return None, "a unit must be a string like 'A PAR' or 'F STP/SC'"
     parts = text.strip().upper().split()
     if len(parts) != 2 or parts[0] not in ("A", "F"):
-        raise RequestError(f"bad unit {text!r}: expected 'A PAR' or 'F STP/SC'", field)
+        return None, f"bad unit {text!r}: expected 'A PAR' or 'F STP/SC'"
     utype, loc = parts
     prov = loc[:3]
     if prov not in BOARD.provinces or (len(loc) > 3 and loc not in BOARD.locations):
-        raise RequestError(f"unknown province in unit {text!r}", field)
+        return None, f"unknown province in unit {text!r}"
     kind = BOARD.provinces[prov].kind
     if utype == "A":
         if kind == "sea":
-            raise RequestError(f"an army cannot stand in a sea province: {text!r}", field)
+            return None, f"an army cannot stand in a sea province: {text!r}"
         loc = prov
     else:
         if kind == "inland":
-            raise RequestError(f"a fleet cannot stand in an inland province: {text!r}", field)
+            return None, f"a fleet cannot stand in an inland province: {text!r}"
         if prov in BOARD.coasts and loc == prov:
-            raise RequestError(f"a fleet in {prov} must name its coast: {text!r}", field)
-    return Unit(power, utype, loc)
+            return None, f"a fleet in {prov} must name its coast: {text!r}"
+    return utype, loc
 
 
 def _power(p, field: str, variant: Variant) -> str:
+    if p in variant.powers:
+        return p
     if not isinstance(p, str) or p.upper() not in variant.powers:
         raise RequestError(f"unknown power {p!r}", field)
     return p.upper()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .board import BOARD
 from .orders import OrderError, parse, written
-from .position import Position, Unit
+from .position import Position, Unit, make_unit
 
 
 def retreat_options(unit: Unit, attacked_from: str | None, occupied, contested,
@@ -134,12 +134,12 @@ class Retreats:
                                            f"bounced: several units retreated to {o.dest[:3]}", o))
                 else:
                     results.append(_result(power, o.canon, "succeeds", None, o))
-                    moved[o.unit.prov] = Unit(o.unit.power, o.unit.type, o.dest)
+                    moved[o.unit.prov] = make_unit(o.unit.power, o.unit.type, o.dest)
             else:
                 results.append(_result(power, o.canon, "succeeds", None, o))
         for prov, (unit, _af) in pos.dislodged.items():
             if prov not in seen_units:
-                results.append({"power": unit.power, "unit": str(unit), "order": f"{unit} D",
+                results.append({"power": unit.power, "unit": unit.name, "order": f"{unit} D",
                                 "outcome": "succeeds"})
         return results, moved
 
@@ -147,7 +147,7 @@ class Retreats:
 def _result(power, order, outcome, reason, o):
     r = {"power": power}
     if o is not None:
-        r["unit"] = str(o.unit)
+        r["unit"] = o.unit.name
     r["order"] = order
     r["outcome"] = outcome
     if reason is not None:
