@@ -1,4 +1,6 @@
 """Properties: tokens are conserved, a replay of the log gives the same outcome, defaults always terminate."""
+import json
+
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from adjudicator.procedure import Dice, Outcome, answer, next_step
@@ -44,6 +46,7 @@ def drive(procedure, state, data, use_defaults=False, limit=500):
     log = []
     step = next_step(procedure, state, log)
     while not isinstance(step, Outcome):
+        json.dumps(step.to_dict())  # every step is JSON for the service
         if isinstance(step, Dice):
             value = data.draw(st.lists(st.integers(1, step.sides), min_size=step.count, max_size=step.count))
         elif use_defaults or step.question == "place_influence_plan":
@@ -56,6 +59,7 @@ def drive(procedure, state, data, use_defaults=False, limit=500):
         log, step = answer(procedure, state, log, value)
         assert len(log) < limit
     assert next_step(procedure, state, log) == step  # the replay of the log gives the same outcome
+    json.dumps(step.to_dict())
     return step
 
 
