@@ -1,0 +1,52 @@
+"""The batch command line: python -m adjudicator.diplomacy (JSON Lines)."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from adjudicator.diplomacy import adjudicate, initial_position
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(stdin: str, *args):
+    return subprocess.run([sys.executable, "-m", "adjudicator.diplomacy", *args], input=stdin,
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
+def test_help_explains_the_format():
+    p = run("", "--help")
+    assert p.returncode == 0
+    assert "JSON Lines" in p.stdout and "error" in p.stdout
+
+
+def test_one_response_per_line_in_order():
+    start = initial_position()
+    reqs = []
+    for order in ("A PAR - BUR", "A PAR - PIC", "A PAR - GAS"):
+        r = dict(start, orders={"FRANCE": [order]})
+        reqs.append(r)
+    p = run("".join(json.dumps(r) + "\n" for r in reqs))
+    assert p.returncode == 0, p.stderr
+    out = [json.loads(line) for line in p.stdout.splitlines()]
+    assert out == [adjudicate(r) for r in reqs]
+    assert [o["next"]["units"]["FRANCE"][0] for o in out] == ["A BUR", "A PIC", "A GAS"]
+
+
+def test_bad_lines_get_an_error_line_and_processing_goes_on():
+    good = json.dumps(initial_position())
+    bad_unit = json.dumps({"phase": "S1901M", "units": {"ENGLAND": ["F LON", "A XXX"]}})
+    lines = [good, "{not json", "", "   ", bad_unit, '"a string"', good]
+    p = run("\n".join(lines) + "\n")
+    assert p.returncode == 0, p.stderr
+    out = [json.loads(line) for line in p.stdout.splitlines()]
+    assert len(out) == 5  # blank lines are skipped
+    assert out[0]["phase"] == "S1901M" and out[4]["phase"] == "S1901M"
+    assert out[1]["line"] == 2 and out[1]["error"].startswith("bad JSON")
+    assert out[2] == {"error": out[2]["error"], "line": 5, "field": "units.ENGLAND[1]"}
+    assert out[3]["line"] == 6 and "error" in out[3]
+
+
+def test_unknown_argument_is_refused():
+    p = run("", "--frobnicate")
+    assert p.returncode == 2
