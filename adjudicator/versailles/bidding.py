@@ -35,7 +35,8 @@ def rank(bid: dict | None) -> tuple[int, int]:
 def limits(state: dict, player: str, region: str, issue: dict) -> dict:
     """The most of each resource ``player`` may put in a bid (§6.4.4)."""
     military = not issue["no_military"]
-    return {"region_units": int(military and unit_column(state["tracks"][region], player) is not None),
+    deployed = region is not None and unit_column(state["tracks"][region], player) is not None
+    return {"region_units": int(military and deployed),
             "available_units": state["players"][player]["units_available"] if military else 0,
             "influence": state["players"][player]["cubes_available"]}
 

@@ -101,12 +101,16 @@ def decider(state: dict, nation: str) -> str:
     return state["active_player"] if nation not in state["seat_order"] else nation
 
 
+def new_record(region: str | None) -> dict:
+    return {"region": region, "affected": None, "affected_by": None, "roll_off": [], "issue": None,
+            "bids": [], "winner": None, "winning_bid": None, "discarded": False, "option": None,
+            "mutinies": [], "keg": None, "unrest": None}
+
+
 def resolve_uprising(state: dict, region: str) -> Generator:
     """Steps 3-6 for one region."""
     track = state["tracks"][region]
-    record = {"region": region, "affected": None, "affected_by": None, "roll_off": [], "issue": None,
-              "bids": [], "winner": None, "winning_bid": None, "discarded": False, "option": None,
-              "mutinies": [], "keg": None, "unrest": None}
+    record = new_record(region)
     counts = {nation: sum(1 for issue in state["issues"] if issue["controller"] == nation and issue["region"] == region)
               for nation in controllers(state)}
     top = max(counts.values())
@@ -142,17 +146,24 @@ def resolve_uprising(state: dict, region: str) -> Generator:
     issue = next(issue for issue in own if issue["id"] == chosen)
     issue["controller"] = None      # unsettled; its counters stay on the card until step 6
     record["issue"] = issue["id"]
+    yield from contest(state, issue, region, affected, record, reset=True)
+    return record
 
+
+def contest(state: dict, issue: dict, region: str | None, former: str, record: dict, reset: bool) -> Generator:
+    """Steps 4-6 for an unsettled issue: bidding, (step 5 if ``reset``), the winner's option."""
     # Step 4: bidding, from the former controller (or the active player for the 2-player USA [A-25]).
-    start = affected if affected in state["seat_order"] else state["active_player"]
+    start = former if former in state["seat_order"] else state["active_player"]
     winner, bid = yield from run_bidding(state, issue, region, start, record["bids"])
     if winner is not None:
         record.update(winner=winner, winning_bid=bid)
         yield from pay(state, winner, bid, region, record["mutinies"])
 
     # Step 5: reset regional unrest (also when nobody bid).
-    reset_unrest(track)
-    record.update(keg=track["keg"], unrest=track["unrest"])
+    if reset:
+        track = state["tracks"][region]
+        reset_unrest(track)
+        record.update(keg=track["keg"], unrest=track["unrest"])
 
     # Step 6: the winner re-chooses an option, after every counter is discarded.
     issue["counters"] = []
@@ -161,7 +172,7 @@ def resolve_uprising(state: dict, region: str) -> Generator:
         state["issues"].remove(issue)
         state["issue_discard"].insert(0, issue)     # face up on top of the discard pile
         record["discarded"] = True
-        return record
+        return
     issue["controller"] = winner
     names = [option["name"] for option in issue["options"]]
     if names:
@@ -170,7 +181,6 @@ def resolve_uprising(state: dict, region: str) -> Generator:
         issue["option"] = record["option"] = name
         option = next(option for option in issue["options"] if option["name"] == name)
         yield from apply_option(state, issue, option, winner, winner, record["mutinies"])
-    return record
 
 
 def roll_off(state: dict, region: str, tied: list[str], rounds: list) -> Generator:

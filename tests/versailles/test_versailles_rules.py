@@ -322,3 +322,39 @@ def test_rush_to_the_finish_is_worth_seven():
 def test_final_scoring_procedure_has_no_steps():
     step = next_step(FINAL_SCORING, base_scoring(), [])
     assert isinstance(step, Outcome) and step.state["seat_order"] == ["UK", "FRANCE", "USA"]
+
+
+# --- unsettling by an event (§6.9) ----------------------------------------------------------------
+
+def test_an_event_unsettles_an_issue_bidding_and_option_without_reset():
+    from adjudicator.versailles import UNSETTLE
+    state = tv10_state()
+    state["issue"] = "CONSTANTINOPLE"
+    log, step = drive(UNSETTLE, state, [("UK bid", {"region_units": 1}), ("FRANCE bid", {"available_units": 2, "influence": 1}),
+                                        ("USA bid", PASS), ("UK bid", PASS), ("FRANCE choose_option", "Open City")])
+    assert isinstance(step, Outcome)
+    assert (step.result["winner"], step.result["keg"]) == ("FRANCE", None)
+    assert (step.state["tracks"]["MIDDLE_EAST"]["keg"], step.state["tracks"]["MIDDLE_EAST"]["unrest"]) == (1, 5)
+    constantinople = step.state["issues"][0]
+    assert constantinople["counters"] == [{"type": "NAVAL_SQUADRON", "flag": "UK"}]   # fresh from Open City
+    assert step.state["first_uprising_done"] is True
+
+
+def test_an_issue_with_no_region_is_bid_for_without_region_units():
+    from adjudicator.versailles import UNSETTLE
+    state = tv10_state()
+    state["issues"].append(issue("SUFFRAGE", None, 2, "USA"))
+    state["issue"] = "SUFFRAGE"
+    step = next_step(UNSETTLE, state, [])
+    assert label(step) == "USA bid" and step.details["max"]["region_units"] == 0
+    log, step = drive(UNSETTLE, state, [("USA bid", PASS), ("UK bid", PASS), ("FRANCE bid", PASS)])
+    assert step.state["issue_discard"][0]["id"] == "SUFFRAGE"
+
+
+def test_unsettle_needs_a_settled_issue():
+    from adjudicator.versailles import UNSETTLE
+    state = tv10_state()
+    state["issue"] = "NOPE"
+    with pytest.raises(InvalidState) as error:
+        next_step(UNSETTLE, state, [])
+    assert "issue" in error.value.errors
