@@ -1,0 +1,80 @@
+"""Each phase is adjudicated exactly once: racing jobs, re-runs and a worker killed mid-job."""
+from __future__ import annotations
+
+import json
+import signal
+import threading
+
+import redis
+from rq import Queue, Retry
+
+from conftest import wait_for
+from gamekit import new_game
+from workers import keys
+from workers.state import Store
+from workers.worker import AdjudicationWorker
+
+
+def test_racing_adjudications_commit_once(api, stack, redis_url, monkeypatch):
+    """Two jobs and four direct calls race on one closed phase; one commits."""
+    monkeypatch.setenv("REDIS_URL", redis_url)  # for the jobs run by the in-process worker below
+    stack.stop("worker")  # nobody else takes the jobs while we set up the race
+    try:
+        game = new_game(api)
+        game.submit("FRANCE", ["A PAR - BUR"])
+        assert game.director_action("adjudicate").json()["status"] == "adjudicating"
+        q = Queue(keys.QUEUE, connection=redis.Redis.from_url(redis_url))
+        q.enqueue("workers.jobs.adjudicate_phase", game.id, 1, job_id=f"race-{game.id}", retry=Retry(max=1))
+        store = Store(redis_url)
+        barrier = threading.Barrier(4)
+        outcomes = []
+
+        def run():
+            barrier.wait()
+            outcomes.append(store.adjudicate(game.id, 1))
+
+        threads = [threading.Thread(target=run) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        assert sum(o.startswith("committed") for o in outcomes) == 1, outcomes
+        # and the two queued jobs (the director's and the extra one) are no-ops
+        worker = AdjudicationWorker([q], connection=q.connection)
+        assert worker.work(burst=True)
+        for job_id in (f"adjudicate-{game.id}-1", f"race-{game.id}"):
+            assert q.fetch_job(job_id).return_value().startswith("noop"), job_id
+        assert [h["phase"] for h in game.history()] == ["S1901M"]
+        assert game.state()["phase"] == "F1901M"
+        # a late re-run of the deadline job for the old phase is a no-op too
+        assert store.close_at_deadline(game.id, 1, 0) is False
+        assert store.adjudicate(game.id, 1).startswith("noop")
+        assert len(game.history()) == 1
+    finally:
+        stack.start("worker")
+
+
+def test_worker_killed_mid_adjudication(api, stack, redis_client):
+    """The worker dies (SIGKILL) in the middle of an adjudication.  RQ's
+    abandoned-job handling retries the job on the next worker, the phase is
+    adjudicated once, and every accepted order is in the result."""
+    stack.stop("worker")
+    stack.start("worker", ADJ_FAULT_STALL_SECONDS="9")  # stalls inside the adjudication
+    game = new_game(api)
+    orders = {"FRANCE": ["A PAR - BUR", "F BRE - MAO"], "GERMANY": ["A MUN - RUH"], "ITALY": ["A VEN - PIE"]}
+    for power, lines in orders.items():
+        assert game.submit(power, lines).status_code == 200
+    game.all_ready()
+    wait_for(lambda: redis_client.hget(keys.game(game.id), "attempts") == "1", 15, "the adjudication to start")
+    stack.stop("worker", signal.SIGKILL)
+    assert game.state()["status"] == "adjudicating"
+    assert game.submit("FRANCE", ["A PAR H"]).status_code == 409  # closed: nothing can slip in now
+    stack.start("worker")  # a fresh worker without the stall
+    state = game.wait_phase("F1901M", timeout=40)
+    history = game.history()
+    assert [h["phase"] for h in history] == ["S1901M"]
+    assert history[0]["orders"] == orders
+    assert history[0]["attempts"] == 2
+    assert "A BUR" in state["position"]["units"]["FRANCE"] and "A RUH" in state["position"]["units"]["GERMANY"]
+    raw = [json.loads(h) for h in redis_client.lrange(keys.history(game.id), 0, -1)]
+    assert len(raw) == 1
