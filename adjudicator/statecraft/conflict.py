@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 
-import marshmallow
 from marshmallow import fields, validates_schema, ValidationError
 
 from adjudicator.procedure import Decision, Dice, Outcome, Procedure

@@ -9,6 +9,7 @@ log can be checked afterwards.
 from __future__ import annotations
 
 import copy
+import inspect
 
 from adjudicator.procedure import Decision, Dice, Outcome, Procedure
 from adjudicator.statecraft import bots
@@ -86,7 +87,8 @@ def resolution(game: dict):
             game["institutions"][name] = {}
         result["to_bag"] = to_bag
         game["controller"][name] = winner
-        result["effect"] = yield from EFFECTS[name](game, winner)
+        effect = EFFECTS[name](game, winner)  # Press needs no decision, so it is a plain function
+        result["effect"] = (yield from effect) if inspect.isgenerator(effect) else effect
         results[name] = result
     return results
 
@@ -127,7 +129,6 @@ def _press(game, controller):
         me["pp"] += 2  # already on the top space (§7.4.3)
     me["press_protected"] = True
     return {"support": me["support"], "pp": me["pp"]}
-    yield  # pragma: no cover - makes this a generator like the others
 
 
 def _un(game, controller):
