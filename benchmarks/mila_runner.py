@@ -28,8 +28,8 @@ def adjudicate(game, request):
     for power, orders in request["orders"].items():
         game.set_orders(power, orders)
     game.process()
-    return {power: sorted(u for u in units if not u.startswith("*"))
-            for power, units in game.get_units().items() if units}
+    after = {power: sorted(u for u in units if not u.startswith("*")) for power, units in game.get_units().items()}
+    return {power: units for power, units in after.items() if units}
 
 
 def main(path):

@@ -35,7 +35,7 @@ def _orders(position: dict, rng: random.Random) -> dict[str, list[str]]:
             continue
         kind, loc = unit.split()
         reach = {t[:3] for t in _reach(unit)}
-        if kind == "F" and BOARD.is_sea(loc) and rng.random() < 0.5:
+        if kind == "F" and BOARD.is_sea(loc[:3]) and rng.random() < 0.5:
             armies = [a for p, a in at.items() if a.startswith("A") and p in reach and a not in moves]
             if armies:
                 army = rng.choice(armies)
