@@ -18,13 +18,18 @@ Properties, per contract and spec (rules/diplomacy.md):
 * the dislodged units of ``next`` are those reported ``dislodged``;
 * the result does not depend on the order in which orders, powers and units
   are listed;
-* adjudication is deterministic;
+* adjudication is deterministic, also in another process with other string
+  hashing (so results never depend on set or dict iteration order);
 * the canonical order strings the engine writes back parse to themselves:
   fed back as orders they give the same canonical strings and outcomes.
 """
 import copy
 import json
+import os
+import pathlib
 import random
+import subprocess
+import sys
 from collections import Counter
 
 import pytest
@@ -352,6 +357,37 @@ def test_deterministic(request):
     first = adjudicate(copy.deepcopy(request))
     second = adjudicate(copy.deepcopy(request))
     assert first == second
+
+
+def test_deterministic_across_hash_seeds():
+    """Same requests, another process with other string hashing: the same responses.
+
+    Within one process a set iterates the same way every time, so this is the
+    check that catches results depending on set or hash order.
+    """
+    batch = []
+    for seed in range(150):
+        rnd = random.Random(seed)
+        units = random_position(rnd)
+        batch.append({"variant": "standard", "phase": rnd.choice(["S1901M", "F1901M"]), "units": units,
+                      "centers": {p: list(cs) for p, cs in initial_position("standard")["centers"].items()},
+                      "orders": random_orders(rnd, units)})
+    here = [json.dumps(adjudicate(copy.deepcopy(r)), sort_keys=True) for r in batch]
+    script = (
+        "import json, sys\n"
+        "from adjudicator.diplomacy import adjudicate\n"
+        "for line in sys.stdin:\n"
+        "    print(json.dumps(adjudicate(json.loads(line)), sort_keys=True))\n"
+    )
+    root = pathlib.Path(__file__).resolve().parents[2]
+    for hash_seed in ("1", "12345"):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed, PYTHONPATH=str(root))
+        out = subprocess.run([sys.executable, "-c", script], input="\n".join(json.dumps(r) for r in batch) + "\n",
+                             capture_output=True, text=True, env=env, cwd=root, timeout=300, check=True)
+        there = out.stdout.splitlines()
+        assert len(there) == len(here)
+        for request, a, b in zip(batch, here, there):
+            assert a == b, (request, a, b)
 
 
 @SETTINGS
