@@ -104,6 +104,10 @@ def redis_client(redis_url):
     return redis.Redis.from_url(redis_url, decode_responses=True)
 
 
+def _text(body, **parameters) -> str:
+    return body.decode() if isinstance(body, bytes) else body
+
+
 class Api:
     """requests, against the stack, with every response validated against openapi.yaml."""
 
@@ -115,7 +119,8 @@ class Api:
         self.base = base
         self.http = requests.Session()
         self.spec = OpenAPI.from_file_path(str(SPEC), config=Config(
-            extra_media_type_deserializers={"application/problem+json": json.loads}))
+            extra_media_type_deserializers={"application/problem+json": json.loads,
+                                            "application/yaml": _text, "text/html": _text}))
         self.checked = 0
 
     def call(self, method: str, path: str, token: str | None = None, json=None, data=None, check: bool = True,
