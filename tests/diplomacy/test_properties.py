@@ -418,3 +418,53 @@ def test_random_orders_from_the_starting_position(seed):
     assert len({prov_of(u.split()[1]) for u in units}) == len(units)
     assert sum(len(v) for v in request["units"].values()) == len(units) + sum(
         1 for r in response["results"] if r["outcome"] == "dislodged")
+
+
+@SETTINGS
+@given(requests(), SEEDS)
+def test_retreat_phase_keeps_one_unit_per_province(request, seed):
+    """After a movement phase with dislodgements: random retreat orders (to an option,
+    two units to one option, a disband, an illegal destination, or none)."""
+    first = adjudicate(copy.deepcopy(request))
+    nxt = first["next"]
+    hypothesis.assume(nxt["phase"].endswith("R"))
+    rnd = random.Random(seed)
+    options = nxt.get("retreat_options") or {}
+    orders = {}
+    for power, entries in nxt["dislodged"].items():
+        for entry in entries:
+            unit = entry["unit"]
+            utype, loc = unit.split()
+            choice = rnd.random()
+            shared = [o for opts in options.values() for o in opts]
+            if choice < 0.15:
+                continue
+            if choice < 0.3:
+                orders.setdefault(power, []).append(f"{unit} D")
+            elif choice < 0.45:
+                targets = army_targets(prov_of(loc)) if utype == "A" else fleet_targets(loc)
+                if targets:
+                    orders.setdefault(power, []).append(f"{unit} R {rnd.choice(targets)}")
+            elif choice < 0.6 and shared:
+                orders.setdefault(power, []).append(f"{unit} R {rnd.choice(shared)}")
+            elif options.get(unit):
+                orders.setdefault(power, []).append(f"{unit} R {rnd.choice(options[unit])}")
+    retreat = {key: nxt[key] for key in ("phase", "units", "centers", "dislodged", "contested") if key in nxt}
+    retreat["variant"] = request["variant"]
+    retreat["orders"] = orders
+    second = adjudicate(copy.deepcopy(retreat))
+    results = second["results"]
+    assert all(r["outcome"] in OUTCOMES for r in results), results
+
+    arrived = Counter()
+    for r in results:
+        words = r["order"].split()
+        if r["outcome"] == "succeeds" and len(words) == 4 and words[2] == "R":
+            unit = result_unit(r)
+            assert words[3] in options.get(unit, []), (r, options)
+            arrived[(r["power"], f"{words[0]} {words[3]}")] += 1
+    before = Counter((p, u) for p, us in nxt["units"].items() for u in us)
+    after = Counter((p, u) for p, us in second["next"]["units"].items() for u in us)
+    assert after == before + arrived, (retreat, results, second["next"]["units"])
+    provinces = [prov_of(u.split()[1]) for (_, u) in after.elements()]
+    assert len(provinces) == len(set(provinces)), second["next"]["units"]
