@@ -109,3 +109,46 @@ def spy_decision(holds_fg: bool, own_successes: int, best_rival_successes: int, 
     if first_to_decide or spies == 0 or winning:
         return False
     return failed >= 2 and best_rival_successes - own_successes <= (2 if holds_fg else 1)
+
+
+def scan_order(game: dict) -> list[dict]:
+    """§9.4.2: reading order starting at the ``[1]`` country, wrapping after the last card."""
+    grid = game["grid"]
+    marker = game.get("marker_1")
+    if not marker:
+        return list(grid)
+    start = next((i for i, c in enumerate(grid) if (c["row"], c["col"]) >= (marker["row"], marker["col"])), 0)
+    return grid[start:] + grid[:start]
+
+
+def _upsets(c: dict) -> bool:
+    """One more demonstrator causes a conflict or takes the FG from its holder."""
+    inf = c["influence"]
+    demo = inf.get("DEMO", 0) + 1
+    conflict = sum(inf.values()) + 1 > c["ct"]
+    loses_fg = c["fg"] is not None and all(demo > n for f, n in inf.items() if f != "DEMO")
+    return conflict or loses_fg
+
+
+def demo_choice(game: dict, power: str, effect: str, legal: list[str]) -> str:
+    """§9.7: where a bot places a demonstrator granted by an effect (rules a-d, each a full scan)."""
+    me = game["powers"][power]
+    primary, secondary = set(me["primary_symbols"]), set(me["secondary_symbols"])
+    scan = [c for c in scan_order(game) if c["name"] in legal]
+    if effect == "PLACE_DEMO_OWN_FG":
+        rules = [lambda c: secondary & set(c["symbols"]) and not _upsets(c),
+                 lambda c: primary & set(c["symbols"]) and not _upsets(c),
+                 lambda c: secondary & set(c["symbols"]),
+                 lambda c: True]  # [DEF] d: the first legal country
+    else:
+        def rival(c):
+            return c["fg"] is not None and c["fg"] != power
+        rules = [lambda c: rival(c) and primary & set(c["symbols"]) and _upsets(c),
+                 lambda c: rival(c) and primary & set(c["symbols"]),
+                 lambda c: rival(c) and secondary & set(c["symbols"]) and _upsets(c),
+                 lambda c: c["fg"] != power]
+    for rule in rules:
+        for c in scan:
+            if rule(c):
+                return c["name"]
+    return scan[0]["name"]

@@ -9,6 +9,7 @@ skipped (token scarcity, §3.5.4).
 from __future__ import annotations
 
 from adjudicator.procedure import Decision
+from adjudicator.statecraft import bots
 from adjudicator.statecraft.state import (
     DEMO, PP_DELTA, SUPPORT_TOP, add, demo_from_supply, demo_to_supply, resource_value, total,
     update_fg,
@@ -85,7 +86,6 @@ def _execute(game, power, effect, source, touched, events):
             else:
                 add(game["bag"], power, 1)
     elif effect == "SWAP_RESOURCES":
-        from adjudicator.statecraft import bots
         default = bots.imf_choice(game, power) if me["is_bot"] else None
         pair = yield swap_decision(game, power, default)
         if pair is not None:
@@ -112,7 +112,8 @@ def _execute(game, power, effect, source, touched, events):
         if not legal or (game["demo_supply"] is not None and game["demo_supply"] == 0):
             done["skipped"] = "no legal country" if not legal else "no demonstrator in the supply"
         else:
-            name = yield Decision(power, "place_demo", choices=legal, default=legal[0],
+            default = bots.demo_choice(game, power, effect, legal) if me["is_bot"] else legal[0]
+            name = yield Decision(power, "place_demo", choices=legal, default=default,
                                   details={"effect": effect, "source": source})
             demo_from_supply(game)
             add(_by_name(game, name)["influence"], DEMO, 1)

@@ -94,6 +94,8 @@ class PowerSchema(marshmallow.Schema):
     is_bot = fields.Boolean(load_default=False)
     base_market = fields.List(fields.String(validate=validate.OneOf(RESOURCES)), load_default=None)
     market_priority = fields.List(fields.String(validate=validate.OneOf(RESOURCES)), load_default=list)  # bot card G
+    primary_symbols = fields.List(fields.String(), load_default=list)  # bot card C
+    secondary_symbols = fields.List(fields.String(), load_default=list)  # bot card D
 
 
 class CountrySchema(marshmallow.Schema):
@@ -133,6 +135,11 @@ class CountrySchema(marshmallow.Schema):
         return data
 
 
+class CellSchema(marshmallow.Schema):
+    row = fields.Integer(strict=True, required=True, validate=validate.Range(min=1))
+    col = fields.Integer(strict=True, required=True, validate=validate.Range(min=1))
+
+
 class UNCardSchema(marshmallow.Schema):
     name = fields.String(load_default="")
     majority = fields.List(fields.String(validate=check_effect), load_default=list)  # E2
@@ -159,6 +166,7 @@ class GameSchema(marshmallow.Schema):
     resource_track = fields.List(fields.String(validate=validate.OneOf(RESOURCES)),
                                  load_default=lambda: list(INITIAL_TRACK))
     un_card = fields.Nested(UNCardSchema, load_default=None, allow_none=True)
+    marker_1 = fields.Nested(CellSchema, load_default=None, allow_none=True)  # the solo [1] token (§9.4.1)
     options = fields.Nested(OptionsSchema, load_default=lambda: OptionsSchema().load({}))
 
     @validates_schema

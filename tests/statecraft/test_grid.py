@@ -153,3 +153,38 @@ class TestRewardEffects:
                                   "grid": [land("Home", 4, {"EU": 1}, fg="EU", reward=["PLACE_INFLUENCE", "SPY"])]})
         events = d.outcome.result["countries"][0]["events"]
         assert [e.get("skipped") for e in events] == ["no token in the pool", "no token in the pool"]
+
+
+# --- bot rewards (§9.7): the default of a bot's placement is its rule -------------------
+
+def test_TV_33_bot_demonstrator_in_a_rivals_islamic_country_palestine_to_libya():
+    state = {"powers": {"EU": power(pp=5, leader_value=2, base_market=[]),
+                        "CHN": power(pp=5, leader_value=1, is_bot=True, base_market=[],
+                                     primary_symbols=["P"], secondary_symbols=["S"])},
+             "marker_1": {"row": 1, "col": 1},
+             "grid": [land("Iraq", 4, {"EU": 2}, fg="EU", col=2, islamic=True),
+                      land("Libya", 4, {"EU": 1, "DEMO": 1}, fg="EU", col=4, islamic=True, symbols=["S"]),
+                      land("Palestine", 4, {"CHN": 1}, fg="CHN", row=2, col=1, islamic=True,
+                           reward=["PLACE_DEMO_ISLAMIC"]),
+                      land("Syria", 4, {"EU": 2}, fg="EU", row=2, col=3, islamic=True, symbols=["S"])]}
+    d = Driver(COUNTRY_GRID, state)
+    step = d.expect_decision("CHN", "place_demo")
+    assert step.default == "Libya"  # rules a and b find no Islamic P country; rule c: Iraq lacks S
+    d.default("CHN", "place_demo")
+    libya = d.outcome.state["grid"][1]
+    assert (libya["influence"], libya["fg"], libya["conflict"]) == ({"EU": 1, "DEMO": 2}, None, False)
+
+
+def test_TV_34_bot_demonstrator_in_its_own_country_cuba_to_hong_kong():
+    state = {"powers": {"CHN": power(is_bot=True, base_market=[], primary_symbols=["P"], secondary_symbols=["S"])},
+             "marker_1": {"row": 1, "col": 2},
+             "grid": [land("Cuba", 4, {"CHN": 1}, fg="CHN", col=1, reward=["PLACE_DEMO_OWN_FG"]),
+                      land("A", 4, {"CHN": 2}, fg="CHN", col=2, symbols=["P"]),
+                      land("B", 3, {"CHN": 1, "DEMO": 1}, fg="CHN", col=3, symbols=["S"]),
+                      land("Hong Kong", 4, {"CHN": 2}, fg="CHN", col=4, symbols=["S"])]}
+    d = Driver(COUNTRY_GRID, state)
+    step = d.expect_decision("CHN", "place_demo")
+    assert step.choices == ["Cuba", "A", "B", "Hong Kong"]
+    assert step.default == "Hong Kong"  # rule a skips B (the FG would be lost)
+    d.default("CHN", "place_demo")
+    assert d.outcome.state["grid"][3]["influence"] == {"CHN": 2, "DEMO": 1}

@@ -22,7 +22,8 @@ def games(draw, min_countries=1):
                   "spy": draw(st.integers(0, 2)), "support": draw(st.integers(1, 9)),
                   "planned_influence": draw(st.integers(0, 3)), "planned_bribes": draw(st.integers(0, 3)),
                   "is_bot": draw(st.booleans()),
-                  "market_priority": draw(st.permutations(list(RESOURCES)))[:2]}
+                  "market_priority": draw(st.permutations(list(RESOURCES)))[:2],
+                  "primary_symbols": ["P"], "secondary_symbols": ["S"]}
               for i, p in enumerate(names)}
     grid = []
     for col in range(1, draw(st.integers(min_countries, 4)) + 1):
@@ -33,8 +34,10 @@ def games(draw, min_countries=1):
         grid.append({"name": f"C{col}", "row": 1, "col": col, "ct": ct, "influence": influence, "fg": fg,
                      "conflict": sum(influence.values()) > ct, "islamic": draw(st.booleans()),
                      "reward": draw(st.lists(st.sampled_from(EFFECTS), max_size=3)),
+                     "symbols": draw(st.lists(st.sampled_from(["P", "S"]), max_size=2, unique=True)),
                      "resource_symbols": draw(st.lists(st.sampled_from(RESOURCES), max_size=2))})
     return {"powers": powers, "grid": grid, "demo_supply": draw(st.integers(0, 6)),
+            "marker_1": {"row": 1, "col": draw(st.integers(1, len(grid)))},
             "bag": {f: draw(st.integers(0, 2)) for f in names + ["DEMO"]},
             "institutions": {i: {p: draw(st.integers(0, 2)) for p in names} for i in INSTITUTIONS},
             "un_card": {"name": "fixture", "majority": draw(st.lists(st.sampled_from(EFFECTS), max_size=2)),
