@@ -109,9 +109,16 @@ def check_orders(position: dict, power: str, orders: list[str]) -> list[dict]:
             item["reason"] = s.reason
             prov = s.unit.prov if s.unit is not None and s.unit.power == power else None
             canon = "invalid:" + text
-        except OrderError as err:
+        except OrderError as err:  # unreadable; still one of the unit's orders (7.8f)
             item["reason"] = str(err)
-            prov, canon = None, None
+            canon = "invalid:" + text
+            prov = err.loc[:3] if err.loc else None
+            if pos.type == "M":
+                u = pos.units.get(prov)
+            else:
+                u = pos.dislodged.get(prov, (None,))[0]
+            if u is None or u.power != power:
+                prov = None
         out.append(item)
         if prov is not None and pos.type != "A":
             by_unit.setdefault(prov, {}).setdefault(canon, []).append(item)

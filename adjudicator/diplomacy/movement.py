@@ -239,7 +239,12 @@ def read_orders(pos: Position, legality: Legality | None = None):
             try:
                 parsed = parse(text)
             except OrderError as err:
-                entries.append([power, None, text, str(err)])
+                e = [power, None, text, str(err)]
+                entries.append(e)
+                unit = pos.units.get(err.loc[:3]) if err.loc else None
+                if unit is not None and unit.power == power:
+                    e[1] = Order("H", unit, text=text, reason=str(err))
+                    by_unit.setdefault(unit.prov, []).append(e)
                 continue
             try:
                 o = legality.check(parsed, power, text)

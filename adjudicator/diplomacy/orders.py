@@ -24,7 +24,13 @@ from .board import BOARD
 
 
 class OrderError(ValueError):
-    """The order text cannot be read; ``str(err)`` is the reason."""
+    """The order text cannot be read; ``str(err)`` is the reason.
+
+    ``loc`` is the ordered unit's location when the text names one before
+    the part that could not be read (so the result can name the unit).
+    """
+
+    loc: str | None = None
 
 
 class Parsed(NamedTuple):
@@ -164,8 +170,11 @@ def _misspelt(word: str) -> str | None:
     return hits.pop() if len(hits) == 1 else None
 
 
-def tokenize(text: str) -> list[tuple]:
-    """Tokens: ("U", type) ("K", keyword) ("W", power) ("P", province, coast)."""
+def tokenize(text: str, partial: list | None = None) -> list[tuple]:
+    """Tokens: ("U", type) ("K", keyword) ("W", power) ("P", province, coast).
+
+    With ``partial`` (a list), the tokens read before an error are left in it.
+    """
     s = text.upper()
     s = _RE_ARROW.sub(" - ", s)
     s = _RE_MIDATL.sub("MID ATLANTIC", s)
@@ -173,7 +182,7 @@ def tokenize(text: str) -> list[tuple]:
     s = _RE_DOTCOAST.sub(r" \1C ", s)
     s = s.replace(".", "").replace("'", "").replace("-", " - ")
     words = [w for w in _RE_SPLIT.split(s) if w]
-    toks: list[tuple] = []
+    toks: list[tuple] = [] if partial is None else partial
     i, n = 0, len(words)
     while i < n:
         for size in range(min(_MAXLEN, n - i), 0, -1):
@@ -213,14 +222,31 @@ def parse(text: str) -> Parsed:
     hit = _cache.get(text)
     if hit is None:
         try:
-            hit = (_parse(text), None)
+            hit = (_parse(text), None, None)
         except OrderError as err:
-            hit = (None, str(err))
+            hit = (None, str(err), _unit_loc(text))
         if len(_cache) < 100_000:
             _cache[text] = hit
     if hit[1] is not None:
-        raise OrderError(hit[1])
+        err = OrderError(hit[1])
+        err.loc = hit[2]
+        raise err
     return hit[0]
+
+
+def _unit_loc(text: str) -> str | None:
+    """The unit an unreadable order starts with ("A LVP - YRK" -> "LVP"), if any."""
+    toks: list = []
+    try:
+        tokenize(text, toks)
+    except OrderError:
+        pass
+    if toks and toks[0][0] == "W":
+        toks = toks[1:]
+    if toks and toks[0] in (("K", "B"), ("K", "D")):
+        toks = toks[1:]
+    _t, loc, _rest = _unit(toks)
+    return loc
 
 
 def _parse(text: str) -> Parsed:

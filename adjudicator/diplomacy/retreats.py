@@ -81,13 +81,13 @@ class Retreats:
                     e = [power, None, text, str(err)]
                     entries.append(e)
                     try:
-                        p = parse(text)
-                        d = pos.dislodged.get(p.loc[:3]) if p.loc else None
-                        if d is not None and d[0].power == power:
-                            e[1] = RetreatOrder("D", d[0], text=text, reason=str(err))
-                            by_unit.setdefault(d[0].prov, []).append(e)
-                    except OrderError:
-                        pass
+                        loc = parse(text).loc
+                    except OrderError as err2:
+                        loc = err2.loc
+                    d = pos.dislodged.get(loc[:3]) if loc else None
+                    if d is not None and d[0].power == power:
+                        e[1] = RetreatOrder("D", d[0], text=text, reason=str(err))
+                        by_unit.setdefault(d[0].prov, []).append(e)
                     continue
                 e = [power, o, text, None]
                 entries.append(e)

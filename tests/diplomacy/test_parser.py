@@ -106,3 +106,9 @@ def test_rule_7_8f_two_different_orders_for_one_unit():
     assert [r["valid"] for r in rs] == [False, False]
     rs = check_orders(START, "ENGLAND", ["F LON - NTH", "F London - North Sea"])
     assert [r["valid"] for r in rs] == [True, True]  # an identical repeat counts once
+
+
+def test_unreadable_order_still_belongs_to_its_unit():
+    rs = check_orders(START, "ENGLAND", ["A LVP - YRK", "A LVP - YOR"])
+    assert [r["valid"] for r in rs] == [False, False]
+    assert rs[1]["reason"] == "several different orders for one unit"

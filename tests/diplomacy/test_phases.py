@@ -215,4 +215,4 @@ def test_bad_orders_never_raise():
                                                      "F EDI C A LVP - NWY", "WAIVE", "A PAR H"]})
     resp = adjudicate(r)
     assert sum(1 for x in resp["results"] if x["outcome"] == "invalid") == 7
-    assert len(resp["results"]) == 7 + 20  # plus a hold for every unit not ordered (LVP, EDI were)
+    assert len(resp["results"]) == 7 + 19  # plus a hold for every unit not ordered (LON LVP EDI were)
