@@ -3,7 +3,9 @@
 A bid is the answer ``{"region_units": 0|1, "available_units": n, "influence": n}``
 (missing keys count 0) or the answer ``"pass"``.  ``region_units`` is the
 bidder's unit deployed in the uprising region (a player has at most one there,
-§3.8.1); it counts 2 towards strength, an Available unit counts 1.
+§3.8.1); it counts 2 towards strength when it stands in one of the
+``double_bid_columns`` (every deploy column by default [A-8]), otherwise 1; an
+Available unit counts 1.
 """
 from __future__ import annotations
 
@@ -23,13 +25,21 @@ def clockwise(seats: list[str], start: str) -> list[str]:
     return seats[i:] + seats[:i]
 
 
-def strength(bid: dict) -> int:
-    return 2 * bid["region_units"] + bid["available_units"]
+def weigh(answer: dict, region_unit_strength: int) -> dict:
+    """The bid with missing keys as 0 and its strength."""
+    bid = {key: answer.get(key, 0) for key in BID_KEYS}
+    bid["strength"] = region_unit_strength * bid["region_units"] + bid["available_units"]
+    return bid
 
 
 def rank(bid: dict | None) -> tuple[int, int]:
     """Bids compare by strength, then influence (§6.4.5); no bid ranks (0, 0)."""
-    return (0, 0) if bid is None else (strength(bid), bid["influence"])
+    return (0, 0) if bid is None else (bid["strength"], bid["influence"])
+
+
+def region_unit_strength(state: dict, player: str, region: str | None) -> int:
+    column = None if region is None else unit_column(state["tracks"][region], player)
+    return 2 if column in state["double_bid_columns"] else 1
 
 
 def limits(state: dict, player: str, region: str, issue: dict) -> dict:
@@ -41,7 +51,7 @@ def limits(state: dict, player: str, region: str, issue: dict) -> dict:
             "influence": state["players"][player]["cubes_available"]}
 
 
-def refusal(answer, most: dict, high: dict | None) -> str | None:
+def refusal(answer, most: dict, high: dict | None, unit_strength: int = 2) -> str | None:
     if answer == PASS:
         return None
     if not isinstance(answer, dict):
@@ -49,7 +59,7 @@ def refusal(answer, most: dict, high: dict | None) -> str | None:
     unknown = sorted(set(answer) - set(BID_KEYS))
     if unknown:
         return f"unknown bid keys {unknown}; a bid has {list(BID_KEYS)}"
-    bid = normalise(answer)
+    bid = {key: answer.get(key, 0) for key in BID_KEYS}
     for key in BID_KEYS:
         value = bid[key]
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -61,16 +71,13 @@ def refusal(answer, most: dict, high: dict | None) -> str | None:
             if key != "influence" and most.get("no_military"):
                 why = "units: the issue has the no-military symbol"
             return f"{key} {value} exceeds the bidder's {most[key]} {why}"
+    bid = weigh(bid, unit_strength)
     if rank(bid) <= rank(high):
         if high is None:
             return "a bid needs strength or influence of at least 1"
-        return (f"bid (strength {strength(bid)}, influence {bid['influence']}) does not beat the high bid "
-                f"(strength {strength(high)}, influence {high['influence']})")
+        return (f"bid (strength {bid['strength']}, influence {bid['influence']}) does not beat the high bid "
+                f"(strength {high['strength']}, influence {high['influence']})")
     return None
-
-
-def normalise(answer: dict) -> dict:
-    return {key: answer.get(key, 0) for key in BID_KEYS}
 
 
 def run_bidding(state: dict, issue: dict, region: str, start: str, record: list) -> Generator:
@@ -93,18 +100,20 @@ def run_bidding(state: dict, issue: dict, region: str, start: str, record: list)
         if player in passed:
             continue
         most = limits(state, player, region, issue)
+        unit_strength = region_unit_strength(state, player, region)
         answer = yield Decision(
             player, "bid", None, default=PASS,
             details={"issue": issue["id"], "region": region, "no_military": issue["no_military"],
-                     "high_bid": None if high is None else {"player": high_player, **high, "strength": strength(high)},
-                     "max": most, "pass": PASS},
-            check=lambda answer, most={**most, "no_military": issue["no_military"]}, high=high: refusal(answer, most, high))
+                     "high_bid": None if high is None else {"player": high_player, **high},
+                     "max": most, "region_unit_strength": unit_strength, "pass": PASS},
+            check=lambda answer, most={**most, "no_military": issue["no_military"]}, high=high, unit=unit_strength:
+                refusal(answer, most, high, unit))
         if answer == PASS:
             passed.add(player)
             record.append({"player": player, "action": PASS})
         else:
-            high_player, high = player, normalise(answer)
-            record.append({"player": player, "action": "bid", **high, "strength": strength(high)})
+            high_player, high = player, weigh(answer, unit_strength)
+            record.append({"player": player, "action": "bid", **high})
 
 
 def pay(state: dict, winner: str, bid: dict, region: str, log: list) -> Generator:
@@ -119,6 +128,6 @@ def pay(state: dict, winner: str, bid: dict, region: str, log: list) -> Generato
     player["cubes_available"] -= bid["influence"]
     player["cubes_exhausted"] += bid["influence"]
     loss = (bid["region_units"] + bid["available_units"] if state["rules"]["bid_happiness_loss"] == "per_unit"
-            else strength(bid))
+            else bid["strength"])
     if loss:
         yield from change_happiness(state, winner, -loss, log)

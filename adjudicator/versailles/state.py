@@ -39,9 +39,10 @@ DEFAULT_HAPPINESS_ZONES = ({"min": 11, "max": 30, "units": 3},
                            {"min": 0, "max": 4, "units": 1})
 DEFAULT_HAPPINESS = 20   # §2.1.4, standard variant
 SIGNING_HAPPINESS = 15   # §8.3.6: Japan / Italy sign the treaty at 15 or more
-# §3.7 / G-3 readings: columns whose units may announce a modifier, and
+# G-3 readings: columns whose units may announce a modifier, and
 # columns whose units count double when bid (every deploy column).
-MODIFIER_COLUMNS = (5, 6, 7)
+DEFAULT_MODIFIER_COLUMNS = (5, 6, 7)
+DEFAULT_DOUBLE_BID_COLUMNS = (5, 6, 7, 8)
 
 DEFAULT_RULES = {
     # "reset_unrest" always runs step 5 when nobody controls an issue in the
@@ -229,6 +230,10 @@ class GameState(marshmallow.Schema):
     tracks = fields.Dict(keys=fields.String(), values=fields.Nested(TrackSchema), load_default=dict)
     uprising_levels = _levels_field(load_default=lambda: dict(DEFAULT_UPRISING_LEVELS))
     region_uprising_levels = fields.Dict(keys=fields.String(), values=_levels_field(), load_default=dict)
+    modifier_columns = fields.List(fields.Integer(validate=validate.OneOf(list(DEPLOY_COLUMNS))),
+                                   load_default=lambda: list(DEFAULT_MODIFIER_COLUMNS))
+    double_bid_columns = fields.List(fields.Integer(validate=validate.OneOf(list(DEPLOY_COLUMNS))),
+                                     load_default=lambda: list(DEFAULT_DOUBLE_BID_COLUMNS))
     happiness_zones = fields.List(fields.Nested(ZoneSchema), load_default=lambda: copy.deepcopy(list(DEFAULT_HAPPINESS_ZONES)))
     issues = fields.List(fields.Nested(IssueSchema), load_default=list)
     issue_discard = fields.List(fields.Nested(IssueSchema), load_default=list)   # top card first

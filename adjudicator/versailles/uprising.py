@@ -16,7 +16,7 @@ from adjudicator.procedure import Decision, Dice, Outcome, Procedure
 
 from .bidding import clockwise, pay, run_bidding
 from .options import apply_option
-from .state import MODIFIER_COLUMNS, GameState, level
+from .state import GameState, level
 from .strategy import select_strategy_cards
 from .tracks import leftmost_unit_owner, reset_unrest
 
@@ -67,7 +67,7 @@ def determine_regions(state: dict, named: str | None) -> list[str]:
 def announcers(state: dict, region: str) -> list[str]:
     """Owners of units in columns 5-7, clockwise from left of the active player, active last [A-15]."""
     units = state["tracks"][region]["units"]
-    eligible = {owner for column, owner in units.items() if column in MODIFIER_COLUMNS}
+    eligible = {owner for column, owner in units.items() if column in state["modifier_columns"]}
     order = clockwise(state["seat_order"], state["active_player"])
     return [nation for nation in order[1:] + order[:1] if nation in eligible]
 

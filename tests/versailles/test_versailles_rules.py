@@ -358,3 +358,27 @@ def test_unsettle_needs_a_settled_issue():
     with pytest.raises(InvalidState) as error:
         next_step(UNSETTLE, state, [])
     assert "issue" in error.value.errors
+
+
+def test_deploy_column_readings_are_configurable():
+    # G-3 / A-8 / A-9: with doubling only in columns 5-7, UK's column-8 unit bids strength 1;
+    # with modifiers allowed in column 8, it may announce one.
+    state = tv10_state()
+    state["tracks"]["MIDDLE_EAST"]["units"] = {"8": "UK"}
+    state["double_bid_columns"] = [5, 6, 7]
+    state["modifier_columns"] = [5, 6, 7, 8]
+    log, step = drive(UPRISING, state, TV10_OPENING_FOR_RULES)
+    assert step.details["region_unit_strength"] == 1
+    log, step = answer(UPRISING, state, log, {"region_units": 1})
+    assert step.details["high_bid"]["strength"] == 1
+    refused(state, log, {"influence": 5})                # (0, 5) does not beat (1, 0)
+    log, step = answer(UPRISING, state, log, {"available_units": 1, "influence": 1})
+
+
+TV10_OPENING_FOR_RULES = [("dice uprising_check:EUROPE", [2]), ("UK modifier", -1),
+                          ("dice uprising_check:MIDDLE_EAST", [6])]
+
+
+def refused(state, log, value):
+    with pytest.raises(IllegalDecision):
+        answer(UPRISING, state, log, value)
