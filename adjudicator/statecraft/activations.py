@@ -41,7 +41,7 @@ def run_influence(state: dict):
     space = room(game, actor)
     must_place = min(tokens, sum(space.values()))
     plan: dict = {}
-    if tokens:
+    if must_place:  # with no legal place at all there is nothing to decide
         plan = yield Decision(actor, "place_influence_plan", choices=None, default=_greedy(space, must_place),
                               check=lambda answer: _plan_refusal(answer, space, tokens, must_place),
                               details={"tokens": tokens, "room": space, "must_place": must_place,

@@ -155,3 +155,11 @@ def test_TV_39_a_demonstrator_effect_causes_a_conflict_and_freezes_the_fg():
              "grid": [land("W", 3, {"CHN": 1, "DEMO": 1, "USA": 1}, fg="CHN")]}
     w = Driver(EFFECT, state).decide("USA", "place_demo", "W").outcome.state["grid"][0]
     assert (w["influence"], w["conflict"], w["fg"]) == ({"CHN": 1, "DEMO": 2, "USA": 1}, True, "CHN")
+
+
+def test_influence_with_no_legal_place_goes_back_to_the_pool_without_a_decision():
+    state = {"powers": {"USA": power(planned_influence=2), "EU": power()}, "actor": "USA",
+             "grid": [land("Blocked", 3, {"EU": 2, "DEMO": 2}, fg="EU"), land("Full", 2, {"USA": 2}, fg="USA", col=2)]}
+    out = next_step(INFLUENCE, state, [])
+    assert out.result == {"placed": {}, "returned": 2, "events": []}
+    assert out.state["powers"]["USA"]["pool"] == 12 and out.state["powers"]["USA"]["planned_influence"] == 0
