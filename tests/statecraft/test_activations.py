@@ -62,7 +62,10 @@ def test_TV_04_ct4_usa_takes_the_fg_then_russia_causes_a_conflict():
     after_rus, _ = influence(after_usa, "RUS", 4, {"X": 4}, others=["CHN", "USA"])
     assert (after_rus["conflict"], after_rus["fg"]) == (True, "USA")
     # Step 3: X is blocked; nothing may be placed there until the grid phase resolves it.
-    assert "not a country without a conflict marker" in refused(after_rus, "CHN", 1, {"X": 1}, others=["USA", "RUS"])
+    state = {"powers": {"CHN": power(planned_influence=1), "USA": power(), "RUS": power()}, "actor": "CHN",
+             "grid": [after_rus, land("Elsewhere", 4, {}, col=2)]}
+    with pytest.raises(IllegalDecision, match="not a country without a conflict marker"):
+        answer(INFLUENCE, state, [], {"X": 1})
 
 
 Y = land("Y", 4, {"CHN": 2, "DEMO": 1, "USA": 1}, fg="CHN")
