@@ -1,0 +1,31 @@
+"""POST /v1/adjudicate/diplomacy: one position in the interchange format, answered at once."""
+from __future__ import annotations
+
+
+def test_adjudicates_a_position(api):
+    request = {"phase": "S1901M",
+               "units": {"FRANCE": ["A PAR", "A MAR"], "GERMANY": ["A MUN"]},
+               "centers": {"FRANCE": ["PAR", "MAR", "BRE"], "GERMANY": ["MUN"]},
+               "orders": {"FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR"], "GERMANY": ["A MUN - BUR", "junk"]}}
+    resp = api.post("/v1/adjudicate/diplomacy", json=request)
+    assert resp.status_code == 200
+    body = resp.json()
+    outcomes = {r["order"]: r["outcome"] for r in body["results"]}
+    assert outcomes["A PAR - BUR"] == "succeeds" and outcomes["A MUN - BUR"] == "fails"
+    assert any(r["outcome"] == "invalid" and r.get("reason") for r in body["results"])
+    assert body["next"]["phase"] == "F1901M" and "A BUR" in body["next"]["units"]["FRANCE"]
+
+
+def test_malformed_positions_are_422_with_the_field(api):
+    resp = api.post("/v1/adjudicate/diplomacy", json={"phase": "S1901M", "units": {"FRANCE": ["A XYZ"]}})
+    assert resp.status_code == 422 and resp.json()["detail"].startswith("body.units")
+    resp = api.post("/v1/adjudicate/diplomacy", json={"phase": "spring", "units": {}})
+    assert resp.status_code == 422 and "body.phase" in resp.json()["detail"]
+    resp = api.post("/v1/adjudicate/diplomacy", json={"units": {}})
+    assert resp.status_code == 422 and "body.phase" in resp.json()["detail"]
+
+
+def test_variants_are_listed(api):
+    variants = {v["name"]: v for v in api.get("/v1/variants").json()}
+    assert len(variants["standard"]["players"]) == 7
+    assert variants["four_player"]["players"][0] == ["ENGLAND"]
