@@ -36,6 +36,7 @@ def make_unit(power: str, utype: str, loc: str) -> Unit:
     return Unit(power, utype, loc, loc[:3], f"{utype} {loc}")
 
 
+SUPPLY_CENTERS = BOARD.supply_centers
 _PHASE = re.compile(r"^([SFW])(\d{4})([MRA])$")
 CONVOY_RULES = ("2000", "1971")
 DISTANCE_RULES = ("home", "owned")
@@ -57,14 +58,16 @@ _unit_cache: dict[str, tuple] = {}
 
 
 def parse_unit(text, field: str, power: str) -> Unit:
-    hit = _unit_cache.get(text) if isinstance(text, str) else None
+    key = (power, text) if isinstance(text, str) else None
+    hit = _unit_cache.get(key) if key else None
     if hit is None:
-        hit = _parse_unit(text)
-        if isinstance(text, str) and len(_unit_cache) < 10_000:
-            _unit_cache[text] = hit
-    if hit[0] is None:
-        raise RequestError(hit[1], field)
-    return make_unit(power, hit[0], hit[1])
+        utype, loc = _parse_unit(text)
+        if utype is None:
+            raise RequestError(loc, field)
+        hit = make_unit(power, utype, loc)
+        if key and len(_unit_cache) < 20_000:
+            _unit_cache[key] = hit
+    return hit
 
 
 def _parse_unit(text) -> tuple:
@@ -152,10 +155,9 @@ def read_position(req, *, need_orders: bool = True) -> Position:
         power = _power(p, f"units.{p}", variant)
         out = power_units.setdefault(power, [])
         for i, text in enumerate(_list(lst, f"units.{p}")):
-            field = f"units.{p}[{i}]"
-            u = parse_unit(text, field, power)
+            u = parse_unit(text, f"units.{p}[{i}]", power)
             if u.prov in units:
-                raise RequestError(f"two units in {u.prov}", field)
+                raise RequestError(f"two units in {u.prov}", f"units.{p}[{i}]")
             units[u.prov] = u
             out.append(u)
     pos.units = units
@@ -167,12 +169,12 @@ def read_position(req, *, need_orders: bool = True) -> Position:
         power = _power(p, f"centers.{p}", variant)
         out = centers.setdefault(power, [])
         for i, c in enumerate(_list(lst, f"centers.{p}")):
-            field = f"centers.{p}[{i}]"
-            if not isinstance(c, str) or c.strip().upper() not in BOARD.supply_centers:
-                raise RequestError(f"not a supply centre: {c!r}", field)
-            c = c.strip().upper()
+            if c not in SUPPLY_CENTERS:
+                if not isinstance(c, str) or c.strip().upper() not in SUPPLY_CENTERS:
+                    raise RequestError(f"not a supply centre: {c!r}", f"centers.{p}[{i}]")
+                c = c.strip().upper()
             if c in owner and owner[c] != power:
-                raise RequestError(f"centre {c} owned twice", field)
+                raise RequestError(f"centre {c} owned twice", f"centers.{p}[{i}]")
             if c not in owner:
                 owner[c] = power
                 out.append(c)
