@@ -15,6 +15,7 @@ reproducible and verifiable afterwards.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generator, Mapping, Sequence
 
@@ -110,9 +111,15 @@ class Procedure:
     def load(self, state: Mapping[str, Any]) -> dict:
         """Validate ``state`` and fill in the documented defaults."""
         try:
-            return self.schema().load(state)
+            return _schema_instance(self.schema).load(state)
         except marshmallow.ValidationError as error:
             raise InvalidState(error.normalized_messages()) from None
+
+
+@functools.cache
+def _schema_instance(schema: type[marshmallow.Schema]) -> marshmallow.Schema:
+    # Building a schema is the expensive part of a replay; one instance per class will do.
+    return schema()
 
 
 def next_step(procedure: Procedure, state: Mapping[str, Any], log: Sequence[Any]) -> Step:
