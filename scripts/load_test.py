@@ -1,0 +1,193 @@
+"""Load test: many games through the API (not a timed test; prints figures).
+
+    python scripts/load_test.py --games 50 --clients 16
+    python scripts/load_test.py --base http://127.0.0.1:8000 --games 100   # against a running service
+
+Without --base it starts its own service exactly as ``python -m service.launch``
+does (gunicorn, one worker, the scheduler) against a private redis-server on
+a free port.  It then
+
+1. creates N standard games with chosen powers, all with the same first
+   deadline, and joins 7 players to each;
+2. submits orders for every power of every game from C client threads
+   (each submission a full set of legal orders, each power submitting twice:
+   a first set and a replacement), and reports submission throughput and
+   p50/p99 latency;
+3. waits for the shared deadline and reports, per game, the time from the
+   deadline to the next phase being open (p50/p99/max), i.e. how long
+   the scheduler + one worker take to adjudicate N phases due at once.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+ORDERS = {
+    "AUSTRIA": [["A VIE - GAL", "A BUD - SER", "F TRI - ALB"], ["A VIE - TRI", "A BUD - RUM", "F TRI H"]],
+    "ENGLAND": [["F LON - NTH", "F EDI - NWG", "A LVP - YOR"], ["F LON - ENG", "F EDI - NTH", "A LVP - WAL"]],
+    "FRANCE": [["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"], ["A PAR - PIC", "A MAR S A PAR - BUR", "F BRE H"]],
+    "GERMANY": [["A BER - KIE", "A MUN - RUH", "F KIE - DEN"], ["A BER - SIL", "A MUN - TYR", "F KIE - HOL"]],
+    "ITALY": [["A ROM - APU", "A VEN H", "F NAP - ION"], ["A ROM - TUS", "A VEN - PIE", "F NAP - TYS"]],
+    "RUSSIA": [["A MOS - UKR", "A WAR - GAL", "F SEV - BLA", "F STP/SC - BOT"],
+               ["A MOS - STP", "A WAR H", "F SEV - RUM", "F STP/SC - FIN"]],
+    "TURKEY": [["A CON - BUL", "A SMY - CON", "F ANK - BLA"], ["A CON H", "A SMY - ARM", "F ANK - CON"]],
+}
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def epoch(iso: str) -> float:
+    return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
+
+
+def start_service():
+    from service.launch import free_port, service_commands, start_redis, stop, wait_until
+    import subprocess
+
+    tmp = Path(tempfile.mkdtemp(prefix="loadtest-"))
+    redis_proc, url = start_redis(tmp / "redis", persist=False)
+    port = free_port()
+    env = {**os.environ, "REDIS_URL": url, "PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING"}
+    log = open(tmp / "service.log", "w")
+    procs = [subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+             for cmd in service_commands("127.0.0.1", port).values()]
+    base = f"http://127.0.0.1:{port}"
+    wait_until(lambda: requests.get(f"{base}/v1/health", timeout=2).ok, 30, "the API")
+
+    def shutdown():
+        for p in procs:
+            stop(p)
+        stop(redis_proc)
+
+    return base, shutdown, tmp
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--base", help="URL of a running service (default: start one)")
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--clients", type=int, default=16, help="concurrent HTTP clients")
+    parser.add_argument("--lead", type=int, default=0,
+                        help="seconds from creation to the shared deadline (default: enough for setup)")
+    args = parser.parse_args()
+
+    shutdown = None
+    if args.base:
+        base = args.base.rstrip("/")
+    else:
+        base, shutdown, tmp = start_service()
+        print(f"service started at {base} (logs in {tmp})")
+    local = threading.local()
+
+    def session() -> requests.Session:
+        if not hasattr(local, "s"):
+            local.s = requests.Session()
+        return local.s
+
+    try:
+        # 1. games, all with the same first deadline
+        lead = args.lead or max(20, int(args.games * 0.25) + 15)
+        t0 = time.time()
+
+        def make_game(_):
+            s = session()
+            created = s.post(f"{base}/v1/games", json={"assignment": "chosen", "deadlines": {
+                "first_movement": lead, "movement": 3600, "retreat": 3600, "adjustment": 3600}}).json()
+            gid = created["game"]["id"]
+            tokens = {}
+            for power in ORDERS:
+                r = s.post(f"{base}/v1/games/{gid}/players", json={"name": power, "power": power})
+                r.raise_for_status()
+                tokens[power] = r.json()["token"]
+            return gid, tokens
+
+        with ThreadPoolExecutor(args.clients) as pool:
+            games = list(pool.map(make_game, range(args.games)))
+        setup = time.time() - t0
+        deadlines = {gid: epoch(requests.get(f"{base}/v1/games/{gid}").json()["deadline"]) for gid, _ in games}
+        print(f"created {len(games)} games with 7 players each in {setup:.1f} s; "
+              f"deadlines span {max(deadlines.values()) - min(deadlines.values()):.0f} s")
+
+        # 2. order submissions
+        work = [(gid, power, tokens[power], orders)
+                for round_ in (0, 1) for gid, tokens in games for power, sets in ORDERS.items()
+                for orders in [sets[round_]]]
+        latencies: list[float] = []
+        errors: list[str] = []
+
+        def submit(item):
+            gid, power, token, orders = item
+            start = time.perf_counter()
+            r = session().put(f"{base}/v1/games/{gid}/orders/{power}", json={"orders": orders},
+                              headers={"Authorization": f"Bearer {token}"})
+            took = time.perf_counter() - start
+            if r.status_code != 200:
+                errors.append(f"{r.status_code} {r.text[:200]}")
+            return took
+
+        t1 = time.perf_counter()
+        with ThreadPoolExecutor(args.clients) as pool:
+            latencies = list(pool.map(submit, work))
+        elapsed = time.perf_counter() - t1
+        print(f"order submissions: {len(work)} in {elapsed:.2f} s = {len(work) / elapsed:.0f}/s "
+              f"with {args.clients} clients; latency p50 {pct(latencies, 50) * 1000:.1f} ms, "
+              f"p99 {pct(latencies, 99) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms; errors {len(errors)}")
+        for e in errors[:5]:
+            print("  ", e)
+
+        # 3. deadline -> next phase open
+        if time.time() > min(deadlines.values()):
+            print("warning: setup took longer than the lead; use --lead to give it more time")
+        opened: dict[str, float] = {}
+        pending = {gid for gid, _ in games}
+        s = session()
+        while pending and time.time() < max(deadlines.values()) + 300:
+            for gid in list(pending):
+                state = s.get(f"{base}/v1/games/{gid}").json()
+                if state["phase"] == "F1901M" and state["status"] == "open":
+                    opened[gid] = time.time()
+                    pending.discard(gid)
+            time.sleep(0.05)
+        lags = [opened[g] - deadlines[g] for g in opened]
+        if lags:
+            print(f"deadline -> next phase open, {len(lags)} games sharing one deadline: "
+                  f"p50 {pct(lags, 50):.2f} s, p99 {pct(lags, 99):.2f} s, max {max(lags):.2f} s "
+                  f"(the scheduler polls every 1 s; one worker adjudicates them in turn)")
+        if pending:
+            print(f"{len(pending)} games did not open F1901M within 300 s of the deadline")
+        # every accepted second submission is what was adjudicated
+        bad = 0
+        for gid, _ in games:
+            record = s.get(f"{base}/v1/games/{gid}/history").json()["phases"][0]
+            bad += record["orders"] != {p: sets[1] for p, sets in ORDERS.items()}
+        print(f"history check: {len(games) - bad}/{len(games)} games adjudicated exactly the last accepted orders")
+        print(json.dumps({"games": args.games, "clients": args.clients, "submissions": len(work),
+                          "throughput_per_s": round(len(work) / elapsed), "p50_ms": round(pct(latencies, 50) * 1000, 1),
+                          "p99_ms": round(pct(latencies, 99) * 1000, 1),
+                          "deadline_to_open_p50_s": round(pct(lags, 50), 2) if lags else None,
+                          "deadline_to_open_p99_s": round(pct(lags, 99), 2) if lags else None,
+                          "deadline_to_open_max_s": round(max(lags), 2) if lags else None}))
+    finally:
+        if shutdown:
+            shutdown()
+
+
+if __name__ == "__main__":
+    main()
