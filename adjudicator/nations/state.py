@@ -196,9 +196,18 @@ class EffectSchema(Schema):
             raise ValidationError(f"an effect needs exactly one of {list(PRIMITIVES)}, got {present}", "_schema")
 
 
+def _payments_are_own(effects: list, field: str) -> None:
+    if any("pay" in e and e["to"] != "self" for e in effects or []):
+        raise ValidationError("a payment is made by the chooser itself", field)
+
+
 class OptionSchema(Schema):
     name = fields.String(required=True)
     effects = fields.List(fields.Nested(EffectSchema), load_default=list)
+
+    @validates_schema
+    def _own_payments(self, data, **kwargs):
+        _payments_are_own(data.get("effects"), "effects")
 
 
 class ChoiceSchema(Schema):
@@ -228,9 +237,13 @@ class PartSchema(Schema):
     all_or_nothing = fields.List(fields.Nested(EffectSchema), load_default=None, allow_none=True)
 
     @validates_schema
-    def _something(self, data, **kwargs):
+    def _well_formed(self, data, **kwargs):
         if data.get("choice") is not None and data.get("all_or_nothing") is not None:
             raise ValidationError("give either a choice or an all_or_nothing package, not both", "all_or_nothing")
+        # A payment is voluntary (§4.1.1), so it is only ever one option of a choice.
+        if any("pay" in e for e in data.get("effects") or []):
+            raise ValidationError("a payment can only be an option of a choice; use lose for a forced loss", "effects")
+        _payments_are_own(data.get("all_or_nothing"), "all_or_nothing")
 
 
 class EventSchema(Schema):

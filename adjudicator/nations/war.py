@@ -46,7 +46,7 @@ def resolve_war(state: dict):
     state = working_copy(state)
     war = state["war"]
     if war is None:
-        return Outcome({"war": None}, checked(state))
+        return Outcome({"war": None, "marker": None, "losers": [], "nations": {}}, checked(state))
     card, marker = war["card"], war["marker"]
     loss = {t: n for t, n in card["loss"].items() if n > 0}
     books = ledgers(state)

@@ -77,6 +77,11 @@ def test_bad_states_give_precise_field_errors(state, expected):
                       "to": ["Must be one of: self, others."]}}}),
     ({"parts": [part("all", "bad", choice={"options": [{"name": "x"}, {"name": "x"}], "default": "y"})]},
      {"choice": {"options": ["option names must be distinct"]}}),
+    ({"parts": [part("all", "bad", {"pay": {"food": 2}})]},
+     {"effects": ["a payment can only be an option of a choice; use lose for a forced loss"]}),
+    ({"parts": [part("all", "bad", choice={"options": [{"name": "x", "effects": [{"pay": {"food": 1}, "to": "others"}]},
+                                                       {"name": "y"}]})]},
+     {"choice": {"options": {0: {"effects": ["a payment is made by the chooser itself"]}}}}),
 ])
 def test_bad_event_data_gives_precise_field_errors(event, expected):
     state = game({"A": nation()}, current_event=event_card(event))

@@ -93,7 +93,7 @@ def test_TV_27_great_wall(players, pass_order, vp_after):
 def test_no_war_card_changes_nothing():
     state = game({"A": nation(food=1)})
     out = drive(WAR, state)
-    assert out.result == {"war": None} and out.state["nations"]["A"]["resources"]["food"] == 1
+    assert out.result == {"war": None, "marker": None, "losers": [], "nations": {}} and out.state["nations"]["A"]["resources"]["food"] == 1
 
 
 # --- the stability reduction over several resources [A-5] -------------------
