@@ -107,6 +107,20 @@ def totals(state):
     return out
 
 
+def check_bidding(uprising):
+    """Passes are final, each bid beats the one before, and the last bid wins."""
+    passed, last = set(), (0, 0)
+    for entry in uprising["bids"]:
+        assert entry["player"] not in passed
+        if entry["action"] == "pass":
+            passed.add(entry["player"])
+        else:
+            assert (entry["strength"], entry["influence"]) > last
+            last = (entry["strength"], entry["influence"])
+    bids = [entry for entry in uprising["bids"] if entry["action"] == "bid"]
+    assert uprising["winner"] == (bids[-1]["player"] if bids else None)
+
+
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -125,6 +139,11 @@ def test_random_play_ends_replays_identically_and_conserves_cubes_units_and_issu
     for track in after["tracks"].values():
         assert 0 <= track["keg"] < track["unrest"] <= 8
         assert not track["units"] or track["unrest"] < min(track["units"])
+    for uprising in outcome.result["uprisings"]:
+        check_bidding(uprising)
+    if any(c["uprising"] for c in outcome.result["checks"]) and not state["first_uprising_done"]:
+        assert after["first_uprising_done"] is True and after["strategy_offer"] == []
+        assert sorted(after["strategy_choice"]) == sorted(state["seat_order"])
     # The resulting state is a valid input again (for the next procedure or final scoring).
     reloaded = FINAL_SCORING.load(after)
     assert final_scoring(after) == next_step(FINAL_SCORING, reloaded, []).result
