@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from adjudicator.procedure import Decision, IllegalDecision, InvalidState, Outcome, answer, next_step
+from adjudicator.procedure import IllegalDecision, InvalidState, Outcome, answer, next_step
 from adjudicator.versailles import FINAL_SCORING, UPRISING, final_scoring
 
 from versailles_fixtures import SMYRNA, drive, issue, label, tv10_state
@@ -360,6 +360,15 @@ def test_unsettle_needs_a_settled_issue():
     assert "issue" in error.value.errors
 
 
+TV10_OPENING_FOR_RULES = [("dice uprising_check:EUROPE", [2]), ("UK modifier", -1),
+                          ("dice uprising_check:MIDDLE_EAST", [6])]
+
+
+def refused(state, log, value):
+    with pytest.raises(IllegalDecision):
+        answer(UPRISING, state, log, value)
+
+
 def test_deploy_column_readings_are_configurable():
     # G-3 / A-8 / A-9: with doubling only in columns 5-7, UK's column-8 unit bids strength 1;
     # with modifiers allowed in column 8, it may announce one.
@@ -374,11 +383,3 @@ def test_deploy_column_readings_are_configurable():
     refused(state, log, {"influence": 5})                # (0, 5) does not beat (1, 0)
     log, step = answer(UPRISING, state, log, {"available_units": 1, "influence": 1})
 
-
-TV10_OPENING_FOR_RULES = [("dice uprising_check:EUROPE", [2]), ("UK modifier", -1),
-                          ("dice uprising_check:MIDDLE_EAST", [6])]
-
-
-def refused(state, log, value):
-    with pytest.raises(IllegalDecision):
-        answer(UPRISING, state, log, value)

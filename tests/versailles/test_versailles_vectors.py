@@ -6,7 +6,6 @@ Fixture values the spec marks with * (or leaves open) are chosen here and noted.
 """
 from __future__ import annotations
 
-import copy
 
 import pytest
 
