@@ -1,0 +1,25 @@
+# The whole service (API, one worker, the scheduler, embedded Redis) in one container:
+#   docker build -t diplomacy-service .
+#   docker run -p 8000:8000 -v diplomacy-data:/data diplomacy-service
+# Set REDIS_URL to use an external Redis instead of the embedded one.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    HOST=0.0.0.0 \
+    PORT=8000 \
+    DATA_DIR=/data
+
+WORKDIR /app
+COPY pyproject.toml ./
+COPY adjudicator ./adjudicator
+COPY service ./service
+COPY workers ./workers
+COPY openapi.yaml ./
+RUN pip install . && mkdir -p /data && useradd --system --home /app app && chown app /data
+USER app
+VOLUME ["/data"]
+EXPOSE 8000
+STOPSIGNAL SIGINT
+CMD ["python", "-m", "service.launch"]
