@@ -77,7 +77,7 @@ class Order:
                  reason=None):
         self.kind = kind  # H M S C
         self.unit = unit
-        self.prov = unit.prov
+        self.prov = unit[3]
         self.tprov = tprov  # supported / convoyed unit's province
         self.dest = dest  # move: location; support: province or coast as written
         self.dprov = dest[:3] if dest else None
@@ -260,17 +260,26 @@ def read_orders(pos: Position, legality: Legality | None = None):
             entries.append(e)
             by_unit.setdefault(o.prov, []).append(e)
     orders: dict[str, Order] = {}
-    drop = set()
+    drop = None
+    units = pos.units
     for prov, es in by_unit.items():
+        if len(es) == 1:  # the usual case
+            o = es[0][1]
+            if o.reason is None:
+                o.canon = canonical(o, units)
+            orders[prov] = o
+            continue
         canons = {}
         for e in es:
             o = e[1]
             if o.reason is None:
-                o.canon = canonical(o, pos.units)
+                o.canon = canonical(o, units)
                 key = o.canon
             else:
                 key = "invalid:" + e[2]
             if key in canons:
+                if drop is None:
+                    drop = set()
                 drop.add(id(e))  # an identical repeat counts once
             else:
                 canons[key] = e
@@ -281,7 +290,8 @@ def read_orders(pos: Position, legality: Legality | None = None):
             orders[prov] = Order("H", es[0][1].unit, reason="several orders")
         else:
             orders[prov] = next(iter(canons.values()))[1]
-    entries = [e for e in entries if id(e) not in drop]
+    if drop:
+        entries = [e for e in entries if id(e) not in drop]
     # E5 (DATC v3.0 4.A.3): a move to an adjacent province goes by convoy when
     # it says VIA, or when a fleet of its own power is ordered to convoy it and
     # that fleet is on a route that needs it.
@@ -293,9 +303,10 @@ def read_orders(pos: Position, legality: Legality | None = None):
                     and on_minimal_route(m.prov, m.dprov, o.prov, legality.fleet_seas)):
                 m.via = True
                 m.canon = canonical(m, pos.units)
-    for prov, unit in pos.units.items():
-        if prov not in orders:
-            orders[prov] = Order("H", unit)
+    if len(orders) < len(units):
+        for prov, unit in units.items():
+            if prov not in orders:
+                orders[prov] = Order("H", unit)
     return orders, entries
 
 

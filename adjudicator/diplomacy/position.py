@@ -57,13 +57,14 @@ class Position:
 _unit_cache: dict[str, tuple] = {}
 
 
-def parse_unit(text, field: str, power: str) -> Unit:
+def parse_unit(text, field, power: str, index: int | None = None) -> Unit:
+    """``field`` is the error field, or with ``index`` the power key (built lazily)."""
     key = (power, text) if isinstance(text, str) else None
     hit = _unit_cache.get(key) if key else None
     if hit is None:
         utype, loc = _parse_unit(text)
         if utype is None:
-            raise RequestError(loc, field)
+            raise RequestError(loc, field if index is None else f"units.{field}[{index}]")
         hit = make_unit(power, utype, loc)
         if key and len(_unit_cache) < 20_000:
             _unit_cache[key] = hit
@@ -154,11 +155,15 @@ def read_position(req, *, need_orders: bool = True) -> Position:
     for p, lst in _dict(req, "units").items():
         power = _power(p, f"units.{p}", variant)
         out = power_units.setdefault(power, [])
-        for i, text in enumerate(_list(lst, f"units.{p}")):
-            u = parse_unit(text, f"units.{p}[{i}]", power)
-            if u.prov in units:
+        if not isinstance(lst, list):
+            _list(lst, f"units.{p}")
+        for i, text in enumerate(lst):
+            u = _unit_cache.get((power, text))
+            if u is None:
+                u = parse_unit(text, p, power, i)
+            if u[3] in units:
                 raise RequestError(f"two units in {u.prov}", f"units.{p}[{i}]")
-            units[u.prov] = u
+            units[u[3]] = u
             out.append(u)
     pos.units = units
     pos.power_units = power_units
@@ -212,10 +217,11 @@ def read_position(req, *, need_orders: bool = True) -> Position:
     for p, lst in _dict(req, "orders").items():
         power = _power(p, f"orders.{p}", variant)
         out = orders.setdefault(power, [])
-        for i, o in enumerate(_list(lst, f"orders.{p}")):
-            if not isinstance(o, str):
-                raise RequestError("an order must be a string", f"orders.{p}[{i}]")
-            out.append(o)
+        if not isinstance(lst, list) or not all(isinstance(o, str) for o in lst):
+            for i, o in enumerate(_list(lst, f"orders.{p}")):
+                if not isinstance(o, str):
+                    raise RequestError("an order must be a string", f"orders.{p}[{i}]")
+        out.extend(lst)
     pos.orders = orders
     # powers in a stable order: as given in units, then centres, then orders
     seen = dict.fromkeys(list(power_units) + list(centers) + list(orders))
