@@ -100,3 +100,26 @@ def test_phases_with_nothing_to_do_are_skipped(api):
     state = game.wait_phase("S1902M")
     assert [h["phase"] for h in game.history()] == ["S1901M", "F1901M"]
     assert state["seq"] == 3
+
+
+def test_the_game_ends_on_a_victory(api, redis_client):
+    """France, one centre short of 18, takes Belgium: the game is finished and stays so."""
+    import json
+
+    from workers import keys
+
+    game = new_game(api)
+    centres = "BRE MAR PAR SPA POR LON EDI LVP HOL DEN KIE BER MUN NWY SWE TUN NAP".split()
+    position = {"phase": "F1901M", "units": {"FRANCE": ["A PIC"], "TURKEY": ["A CON", "A SMY", "F ANK"]},
+                "centers": {"FRANCE": centres, "TURKEY": ["ANK", "CON", "SMY"]}, "dislodged": {}, "contested": []}
+    # set the scene directly in Redis (reaching it by play would take years)
+    redis_client.hset(keys.game(game.id), mapping={"phase": "F1901M", "position": json.dumps(position),
+                                                   "to_order": json.dumps(["FRANCE", "TURKEY"])})
+    assert game.submit("FRANCE", ["A PIC - BEL"]).status_code == 200
+    game.all_ready()
+    state = wait_for(lambda: (s := game.state())["status"] == "finished" and s, 10, "the game to finish")
+    assert state["winner"] == "FRANCE" and state["deadline"] is None and state["to_order"] == []
+    assert "BEL" in state["position"]["centers"]["FRANCE"]
+    assert game.submit("FRANCE", ["A BEL H"]).status_code == 409
+    assert game.director_action("adjudicate").status_code == 409
+    assert [h["phase"] for h in game.history()] == ["F1901M"]
