@@ -101,6 +101,15 @@ def canonical(o: Order, units) -> str:
     return f"{u.type} {u.loc} C {t.type} {t.loc} - {o.dprov}"
 
 
+_check_cache: dict = {}
+
+
+def _remember(key, value) -> None:
+    if len(_check_cache) > 200_000:
+        _check_cache.clear()
+    _check_cache[key] = value
+
+
 class Legality:
     """Judges orders against a position alone (spec 7.8e)."""
 
@@ -110,8 +119,10 @@ class Legality:
         self.fleet_seas = frozenset(p for p, u in pos.units.items()
                                     if u.type == "F" and p in SEAS)
         self.impassable = pos.impassable
+        self.used_fleets = False
 
     def convoy_possible(self, src: str, dst: str) -> bool:
+        self.used_fleets = True
         return (BOARD.is_coastal(src) and BOARD.is_coastal(dst) and src != dst
                 and route_exists(src, dst, self.fleet_seas))
 
@@ -156,7 +167,33 @@ class Legality:
         return unit.type == "A" and self.convoy_possible(unit.prov, dprov)
 
     def check(self, parsed: Parsed, power: str, text: str) -> Order:
-        """A legal :class:`Order` for ``power``, or OrderError with the reason."""
+        """A legal :class:`Order` for ``power``, or OrderError with the reason.
+
+        Answers that do not depend on where the fleets are (everything but
+        convoys and convoyed moves) are cached per process, keyed by the text
+        and the units it names.
+        """
+        units = self.units
+        unit = units.get(parsed.loc[:3]) if parsed.loc else None
+        key = (text, power, unit, units.get(parsed.tloc[:3]) if parsed.tloc else None,
+               self.pos.neutral, self.impassable)
+        hit = _check_cache.get(key)
+        if hit is not None:
+            if hit[0] is None:
+                raise OrderError(hit[1])
+            return Order(hit[0], unit, hit[1], hit[2], via=hit[3], text=text)
+        self.used_fleets = False
+        try:
+            o = self._check(parsed, power, text)
+        except OrderError as err:
+            if not self.used_fleets:
+                _remember(key, (None, str(err)))
+            raise
+        if not self.used_fleets and o.kind != "C":
+            _remember(key, (o.kind, o.dest, o.tprov, o.via))
+        return o
+
+    def _check(self, parsed: Parsed, power: str, text: str) -> Order:
         if parsed.kind not in ("H", "M", "S", "C"):
             raise OrderError("not an order for a movement phase")
         unit = self.units.get(parsed.loc[:3])

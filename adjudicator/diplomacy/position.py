@@ -95,11 +95,14 @@ def _parse_unit(text) -> tuple:
     return utype, loc
 
 
-def _power(p, field: str, variant: Variant) -> str:
-    if p in variant.powers:
+_POWERS = frozenset(BOARD.powers)
+
+
+def _power(p, section: str, variant: Variant) -> str:
+    if p in _POWERS:
         return p
-    if not isinstance(p, str) or p.upper() not in variant.powers:
-        raise RequestError(f"unknown power {p!r}", field)
+    if not isinstance(p, str) or p.upper() not in _POWERS:
+        raise RequestError(f"unknown power {p!r}", f"{section}.{p}")
     return p.upper()
 
 
@@ -153,7 +156,7 @@ def read_position(req, *, need_orders: bool = True) -> Position:
     units: dict[str, Unit] = {}
     power_units: dict[str, list[Unit]] = {}
     for p, lst in _dict(req, "units").items():
-        power = _power(p, f"units.{p}", variant)
+        power = _power(p, "units", variant)
         out = power_units.setdefault(power, [])
         if not isinstance(lst, list):
             _list(lst, f"units.{p}")
@@ -171,8 +174,16 @@ def read_position(req, *, need_orders: bool = True) -> Position:
     centers: dict[str, list[str]] = {}
     owner: dict[str, str] = {}
     for p, lst in _dict(req, "centers").items():
-        power = _power(p, f"centers.{p}", variant)
+        power = _power(p, "centers", variant)
         out = centers.setdefault(power, [])
+        try:  # fast path: distinct, known, not yet owned
+            if (type(lst) is list and SUPPLY_CENTERS.issuperset(lst)
+                    and owner.keys().isdisjoint(lst) and len(set(lst)) == len(lst)):
+                owner.update(dict.fromkeys(lst, power))
+                out.extend(lst)
+                continue
+        except TypeError:
+            pass
         for i, c in enumerate(_list(lst, f"centers.{p}")):
             if c not in SUPPLY_CENTERS:
                 if not isinstance(c, str) or c.strip().upper() not in SUPPLY_CENTERS:
@@ -189,7 +200,7 @@ def read_position(req, *, need_orders: bool = True) -> Position:
     contested: set[str] = set()
     if pos.type == "R":
         for p, lst in _dict(req, "dislodged").items():
-            power = _power(p, f"dislodged.{p}", variant)
+            power = _power(p, "dislodged", variant)
             for i, d in enumerate(_list(lst, f"dislodged.{p}")):
                 field = f"dislodged.{p}[{i}]"
                 if isinstance(d, str):
@@ -215,7 +226,7 @@ def read_position(req, *, need_orders: bool = True) -> Position:
 
     orders: dict[str, list[str]] = {}
     for p, lst in _dict(req, "orders").items():
-        power = _power(p, f"orders.{p}", variant)
+        power = _power(p, "orders", variant)
         out = orders.setdefault(power, [])
         if not isinstance(lst, list) or not all(isinstance(o, str) for o in lst):
             for i, o in enumerate(_list(lst, f"orders.{p}")):
