@@ -1,12 +1,15 @@
-"""Nations (1-5 players): production, war, events, famine and forced losses as step-by-step procedures.
+"""Nations (1-5 players): the resolution phase as step-by-step procedures.
 
-Spec: rules/nations.md §4; every procedure takes the whole game state of
+Spec: rules/nations.md §4.  Every procedure takes the whole game state of
 :mod:`adjudicator.nations.state` and returns it changed.
 """
 from .events import EVENT
 from .famine import FAMINE
 from .losses import FORCED_LOSS
+from .player_order import PLAYER_ORDER
 from .production import PRODUCTION
+from .resolution import RESOLUTION
+from .scoring import KNOWLEDGE_SCORING
 from .war import WAR
 
-__all__ = ["EVENT", "FAMINE", "FORCED_LOSS", "PRODUCTION", "WAR"]
+__all__ = ["EVENT", "FAMINE", "FORCED_LOSS", "KNOWLEDGE_SCORING", "PLAYER_ORDER", "PRODUCTION", "RESOLUTION", "WAR"]

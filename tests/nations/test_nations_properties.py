@@ -2,7 +2,7 @@
 of the log gives the same outcome, and taking the default at every decision terminates."""
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from adjudicator.nations import EVENT, FAMINE, PRODUCTION, WAR
+from adjudicator.nations import EVENT, FAMINE, PRODUCTION, RESOLUTION, WAR
 from adjudicator.nations.state import GameStateSchema, RESOURCES, invariant_violations
 from adjudicator.procedure import Decision, Outcome, answer, next_step
 
@@ -64,6 +64,7 @@ def states(draw):
     card = {"id": "E", "famine": draw(st.integers(0, 6)), "event1": draw(event), "event2": draw(st.none() | event)}
     return {"nations": nations, "player_order": draw(st.permutations(names)),
             "pass_order": draw(st.just([]) | st.permutations(names)), "war": war, "current_event": card,
+            "round": draw(st.none() | st.integers(1, 8)),
             "options": {"five_player_first_tie": draw(st.sampled_from(["both", "none"]))}}
 
 
@@ -123,3 +124,12 @@ def test_shortage_vp_never_exceed_one_per_type_per_round(state):
             charged[nid] += book["shortage_vp"]
         state = outcome.state
     assert all(charged[nid] <= start[nid] for nid in charged)
+
+
+@common
+@given(states())
+def test_the_whole_resolution_phase_replays_its_one_log(state):
+    outcome, log = settle(RESOLUTION, state, default_or_first)
+    assert invariant_violations(outcome.state) == []
+    assert next_step(RESOLUTION, state, log) == outcome
+    assert outcome.state["war"] is None and outcome.state["pass_order"] == []
