@@ -8,7 +8,7 @@ import threading
 import redis
 from rq import Queue, Retry
 
-from conftest import wait_for
+from svc_stack import wait_for
 from gamekit import new_game
 from workers import keys
 from workers.state import Store

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 
-from conftest import wait_for
+from svc_stack import wait_for
 from gamekit import LONG, POWERS, new_game
 
 

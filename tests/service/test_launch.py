@@ -8,7 +8,7 @@ import sys
 
 import requests
 
-from conftest import ROOT, wait_for
+from svc_stack import ROOT, wait_for
 from service.launch import free_port
 
 

@@ -1,0 +1,125 @@
+"""What the fixtures in tests/conftest.py are built from: the service stack as
+the launcher runs it (``Stack``), an HTTP client that validates every response
+against openapi.yaml (``Api``), and ``wait_for`` (poll a condition with a
+bounded timeout)."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+SPEC = ROOT / "openapi.yaml"
+
+# Fast failure recovery for tests: a job is declared abandoned 1 s after its
+# 10 s timeout, and an idle worker runs RQ's maintenance every ~2 s.
+TEST_ENV = {"ADJ_JOB_TIMEOUT": "10", "WORKER_HEARTBEAT_GRACE": "1", "WORKER_MAINTENANCE_INTERVAL": "1",
+            "WORKER_TTL": "17", "LOG_LEVEL": "INFO"}
+
+
+def wait_for(condition, timeout: float = 20.0, what: str = "the condition", interval: float = 0.05):
+    """Poll ``condition`` until it returns something truthy (returned) or ``timeout`` passes."""
+    end = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}; last value {value!r}")
+        time.sleep(interval)
+
+
+class Stack:
+    """gunicorn + worker + scheduler, as ``python -m service.launch`` starts them."""
+
+    def __init__(self, redis_url: str, logs: Path):
+        from service.launch import free_port, service_commands
+
+        self.redis_url = redis_url
+        self.logs = logs
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, **TEST_ENV, "REDIS_URL": redis_url,
+                    "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+        self.commands = service_commands("127.0.0.1", self.port)
+        self.procs: dict[str, subprocess.Popen] = {}
+        for name in ("api", "scheduler", "worker"):
+            self.start(name)
+        wait_for(self._api_up, 30, "the API to answer /v1/health")
+
+    def _api_up(self) -> bool:
+        try:
+            return requests.get(f"{self.base}/v1/health", timeout=2).status_code == 200
+        except requests.RequestException:
+            assert self.procs["api"].poll() is None, (self.logs / "api.log").read_text()
+            return False
+
+    def start(self, name: str, **extra_env: str) -> subprocess.Popen:
+        log = open(self.logs / f"{name}.log", "ab")
+        self.procs[name] = subprocess.Popen(self.commands[name], env={**self.env, **extra_env}, stdout=log,
+                                            stderr=subprocess.STDOUT, start_new_session=True, cwd=ROOT)
+        return self.procs[name]
+
+    def stop(self, name: str, sig: int = signal.SIGTERM) -> None:
+        proc = self.procs.pop(name)
+        if proc.poll() is None:
+            os.killpg(proc.pid, sig)
+            proc.wait(15)
+
+    def close(self) -> None:
+        for name in list(self.procs):
+            self.stop(name)
+
+
+def _text(body, **parameters) -> str:
+    return body.decode() if isinstance(body, bytes) else body
+
+
+class Api:
+    """requests, against the stack, with every response validated against openapi.yaml."""
+
+    def __init__(self, base: str):
+        import json
+
+        from openapi_core import Config, OpenAPI
+
+        self.base = base
+        self.http = requests.Session()
+        self.spec = OpenAPI.from_file_path(str(SPEC), config=Config(
+            extra_media_type_deserializers={"application/problem+json": json.loads,
+                                            "application/yaml": _text, "text/html": _text}))
+        self.checked = 0
+
+    def call(self, method: str, path: str, token: str | None = None, json=None, data=None, check: bool = True,
+             **kw):
+        """One request; ``check=False`` for probes of routes or methods the spec rightly lacks."""
+        from openapi_core.contrib.requests import RequestsOpenAPIRequest, RequestsOpenAPIResponse
+
+        headers = kw.pop("headers", {})
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        resp = self.http.request(method, self.base + path, json=json, data=data, headers=headers, timeout=15, **kw)
+        assert resp.status_code < 500, f"{method} {path} -> {resp.status_code}: {resp.text}"
+        if resp.status_code >= 400:
+            assert resp.headers["Content-Type"] == "application/problem+json", resp.headers
+        if check:
+            self.spec.validate_response(RequestsOpenAPIRequest(resp.request), RequestsOpenAPIResponse(resp))
+            self.checked += 1
+        return resp
+
+    def get(self, path, **kw):
+        return self.call("GET", path, **kw)
+
+    def post(self, path, **kw):
+        return self.call("POST", path, **kw)
+
+    def put(self, path, **kw):
+        return self.call("PUT", path, **kw)
+
+    def delete(self, path, **kw):
+        return self.call("DELETE", path, **kw)
+
