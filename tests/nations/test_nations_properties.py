@@ -8,7 +8,7 @@ from adjudicator.procedure import Decision, Outcome, answer, next_step
 
 NAMES = ["China", "Persia", "Rome", "Egypt", "Greece"]
 METRICS = ["strength", "stability", "pass", "vp", "gold", "food", "knowledge"]
-RESOLUTION = [PRODUCTION, WAR, EVENT, FAMINE]  # §3.1 steps 1, 3, 4, 5
+STEPS = [PRODUCTION, WAR, EVENT, FAMINE]  # §3.1 steps 1, 3, 4, 5
 
 amounts = st.dictionaries(st.sampled_from(RESOURCES), st.integers(0, 6), max_size=2)
 effect = st.one_of(
@@ -89,7 +89,7 @@ common = settings(max_examples=60, deadline=None, suppress_health_check=[HealthC
 @common
 @given(states())
 def test_taking_every_default_terminates_and_keeps_the_invariants(state):
-    for procedure in RESOLUTION:
+    for procedure in STEPS:
         outcome, log = settle(procedure, state, default_or_first)
         assert invariant_violations(outcome.state) == []
         state = GameStateSchema().load(outcome.state)  # the result is a valid input for the next step
@@ -104,7 +104,7 @@ def test_any_legal_answers_keep_the_invariants_and_replay_identically(state, dat
             return step.default
         return data.draw(st.sampled_from(list(step.choices)))
 
-    for procedure in RESOLUTION:
+    for procedure in STEPS:
         outcome, log = settle(procedure, state, pick)
         assert invariant_violations(outcome.state) == []
         assert next_step(procedure, state, log) == outcome
@@ -118,7 +118,7 @@ def test_any_legal_answers_keep_the_invariants_and_replay_identically(state, dat
 def test_shortage_vp_never_exceed_one_per_type_per_round(state):
     start = {nid: sum(not f for f in n["shortage_vp_charged"].values()) for nid, n in state["nations"].items()}
     charged = {nid: 0 for nid in state["nations"]}
-    for procedure in RESOLUTION:
+    for procedure in STEPS:
         outcome, _ = settle(procedure, state, default_or_first)
         for nid, book in outcome.result["nations"].items():
             charged[nid] += book["shortage_vp"]
