@@ -16,6 +16,11 @@ import sys
 
 from . import RequestError, adjudicate
 
+try:  # optional: much faster JSON when installed; the stdlib otherwise
+    import orjson
+except ImportError:  # pragma: no cover - depends on the environment
+    orjson = None
+
 HELP = __doc__
 
 
@@ -28,15 +33,26 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"unknown argument {argv[0]!r}; see --help\n")
         return 2
     out = sys.stdout
-    dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    if orjson is not None:
+        def dumps(obj):
+            try:
+                return orjson.dumps(obj).decode()
+            except TypeError:  # e.g. an integer too large for orjson
+                return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+        loads, bad_json = orjson.loads, orjson.JSONDecodeError
+    else:
+        dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+        loads, bad_json = json.loads, json.JSONDecodeError
     for n, line in enumerate(sys.stdin, 1):
         if not line.strip():
             continue
         try:
-            req = json.loads(line)
+            req = loads(line)
             resp = adjudicate(req)
-        except json.JSONDecodeError as err:
-            resp = {"error": f"bad JSON: {err.msg} at column {err.colno}", "line": n}
+        except bad_json as err:
+            msg = getattr(err, "msg", None) or str(err)
+            resp = {"error": f"bad JSON: {msg}", "line": n}
         except RequestError as err:
             resp = {"error": str(err), "line": n}
             if err.field is not None:
