@@ -20,6 +20,13 @@ def _food_first(nation: dict, sections: list[int]) -> int:
     return (food or sections)[0]
 
 
+def _section_index(answer) -> str | None:
+    # True == 1 and 1.0 == 1 would pass the choices test; only a plain integer names a section.
+    if isinstance(answer, bool) or not isinstance(answer, int):
+        return "a section is named by its integer index"
+    return None
+
+
 def _track(nation: dict) -> list[dict]:
     return [dict(s) for s in nation["population"]]
 
@@ -37,7 +44,7 @@ def take_worker(state: dict, nation_id: str):
         return False
     index = sections[0] if len(sections) == 1 else (
         yield Decision(nation_id, TAKE_SECTION, sections, _food_first(nation, sections),
-                       details={"population": _track(nation)}))
+                       details={"population": _track(nation)}, check=_section_index))
     nation["population"][index]["present"] -= 1
     nation["idle_workers"] += 1
     return True
@@ -66,6 +73,6 @@ def lose_worker(state: dict, nation_id: str):
         return True
     index = free[0] if len(free) == 1 else (
         yield Decision(nation_id, RETURN_SECTION, free, _food_first(nation, free),
-                       details={"population": _track(nation)}))
+                       details={"population": _track(nation)}, check=_section_index))
     nation["population"][index]["present"] += 1
     return True

@@ -232,6 +232,15 @@ def test_gaining_a_worker_asks_for_the_section_food_first_by_default():
     assert stability(a) == -3  # a worker away from the stability section
 
 
+@pytest.mark.parametrize("bad, reason", [(True, "integer index"), (1.0, "integer index"), (2, "legal choices"),
+                                         ("food", "legal choices")])
+def test_an_illegal_section_is_refused_and_the_log_is_unchanged(bad, reason):
+    log = []
+    with pytest.raises(IllegalDecision, match=reason):
+        answer(EVENT, worker_event(1), log, bad)
+    assert log == []
+
+
 def test_losing_a_deployed_worker_lowers_strength_and_returns_it_to_a_free_section():
     army = {"id": "army*", "type": "military", "per_worker": {"strength": 3}}
     state = worker_event(-1, idle_workers=1, bm_slots=[{"card": army, "workers": 2}],
