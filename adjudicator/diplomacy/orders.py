@@ -260,6 +260,8 @@ def _fast(text: str) -> Parsed | None:
     if n < 2 or w[0] not in _TYPES or w[1] not in _LOCS:
         return Parsed("W") if w == ["WAIVE"] else None
     t, loc = w[0], w[1]
+    if n == 2:
+        return None
     if n == 3:
         if w[2] == "H":
             return Parsed("H", t, loc)
