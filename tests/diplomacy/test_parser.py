@@ -112,3 +112,15 @@ def test_unreadable_order_still_belongs_to_its_unit():
     rs = check_orders(START, "ENGLAND", ["A LVP - YRK", "A LVP - YOR"])
     assert [r["valid"] for r in rs] == [False, False]
     assert rs[1]["reason"] == "several different orders for one unit"
+
+
+@pytest.mark.parametrize("text", [
+    "A PAR H", "A PAR - BUR", "F MAO - SPA/NC", "A LON - BEL VIA", "A BUR S A PAR",
+    "A BUR S A PAR - MAR", "F NTH C A LON - BEL", "A PAR R BUR", "A PAR D", "F STP/NC B",
+    "WAIVE", "F SPA/SC S F MAO - SPA/NC",
+])
+def test_fast_path_reads_canonical_forms_like_the_tokenizer(text, monkeypatch):
+    from adjudicator.diplomacy import orders
+    fast = orders._parse(text)
+    monkeypatch.setattr(orders, "_fast", lambda t: None)
+    assert orders._parse(text) == fast
