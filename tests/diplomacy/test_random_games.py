@@ -33,3 +33,52 @@ def test_random_game_invariants(variant, seed):
             assert (int(phase[1:5]), ORDER[phase[0]], phase[-1]) > last
         last = (int(phase[1:5]), ORDER[phase[0]], phase[-1])
         assert nxt["phase"] != phase
+
+
+def test_full_board_random_orders():
+    """Every province occupied, random moves, supports and convoys: no error,
+    every unit reported once, no two units end in one province."""
+    import random
+
+    from adjudicator.diplomacy import adjudicate
+    from adjudicator.diplomacy.board import BOARD
+
+    rng = random.Random(11)
+    powers = list(BOARD.powers)
+    coastal = [x for x in BOARD.provinces if BOARD.is_coastal(x)]
+    for _ in range(60):
+        units = {p: [] for p in powers}
+        where = {}
+        for prov, v in BOARD.provinces.items():
+            if v.kind == "inland" or (v.kind == "coastal" and rng.random() < 0.5):
+                u = f"A {prov}"
+            else:
+                u = f"F {rng.choice(BOARD.coasts[prov]) if prov in BOARD.coasts else prov}"
+            p = rng.choice(powers)
+            units[p].append(u)
+            where[prov] = u
+        orders = {p: [] for p in powers}
+        for p, us in units.items():
+            for u in us:
+                t, loc = u.split()
+                prov = loc[:3]
+                nb = sorted(BOARD.army_adj[prov]) if t == "A" else sorted(BOARD.fleet_adj[loc])
+                r = rng.random()
+                if r < 0.5:
+                    orders[p].append(f"{u} - {rng.choice(nb)}")
+                elif r < 0.8:
+                    q = rng.choice(nb)[:3]
+                    dest = sorted(BOARD.army_adj[q]) or [q]
+                    tail = f" - {rng.choice(dest)}" if rng.random() < 0.5 else ""
+                    orders[p].append(f"{u} S {where[q]}{tail}")
+                elif t == "F" and BOARD.is_sea(prov):
+                    orders[p].append(f"{u} C A {rng.choice(coastal)} - {rng.choice(coastal)}")
+                elif t == "A" and prov in coastal:
+                    orders[p].append(f"{u} - {rng.choice(coastal)}")
+        resp = adjudicate({"phase": "S1901M", "units": units, "orders": orders})
+        reported = sorted(r["unit"] for r in resp["results"] if "unit" in r)
+        assert reported == sorted(u for us in units.values() for u in us)
+        provs = [u.split()[1][:3] for us in resp["next"]["units"].values() for u in us]
+        assert len(provs) == len(set(provs))
+        dislodged = [d["unit"] for ds in resp["next"]["dislodged"].values() for d in ds]
+        assert len(provs) + len(dislodged) == 75
