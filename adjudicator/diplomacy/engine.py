@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from .adjustments import Adjustments, adjustment_counts
 from .board import BOARD
-from .movement import Legality, Movement, read_orders
-from .orders import OrderError, parse, written
-from .position import Position, RequestError, Unit, make_unit, read_position
+from .movement import Movement, read_orders
+from .orders import written
+from .position import Position, Unit, make_unit, read_position
 from .retreats import Retreats, retreat_options
 
 
