@@ -1,5 +1,7 @@
 """Properties over random states (spec §2.8): invariants hold after every resolution, a replay
 of the log gives the same outcome, and taking the default at every decision terminates."""
+import json
+
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from adjudicator.nations import EVENT, FAMINE, PRODUCTION, RESOLUTION, WAR
@@ -73,8 +75,10 @@ def settle(procedure, state, pick):
     log, step = [], next_step(procedure, state, [])
     while isinstance(step, Decision):
         assert len(log) < 200, "a resolution that does not end"
+        json.dumps(step.to_dict())  # a client can be sent every question
         log, step = answer(procedure, state, log, pick(step))
     assert isinstance(step, Outcome)
+    json.dumps(step.to_dict())
     return step, log
 
 
