@@ -138,7 +138,7 @@ def _end_of_year(pos, results, new_units) -> dict:
         lst = centers.setdefault(p, [])
         if c not in lst:
             lst.append(c)
-    winner = _winner(pos, centers)
+    winners = _winner(pos, centers)
     counts = adjustment_counts(new_units, centers, pos.neutral)
     if counts:
         nxt = _next(pos, "W", pos.year, "A", new_units, centers)
@@ -146,8 +146,10 @@ def _end_of_year(pos, results, new_units) -> dict:
     else:
         nxt = _next(pos, "S", pos.year + 1, "M", new_units, centers)
     resp = _response(pos, results, nxt)
-    if winner is not None:
-        resp["winner"] = winner
+    if winners:
+        # one power; in the two-player game the winning player's powers, "/"-joined
+        resp["winner"] = "/".join(winners)
+        resp["winning_powers"] = list(winners)
     return resp
 
 
@@ -160,7 +162,7 @@ def _winner(pos, centers):
         return None
     for p, cs in centers.items():
         if len(cs) >= v.victory_centers:
-            return p
+            return [p]
     return None
 
 

@@ -240,23 +240,21 @@ def read_position(req, *, need_orders: bool = True) -> Position:
     return pos
 
 
-def _italy_joins(v, variant: Variant):
-    """rules.italy_joins: the two-player coin toss, 1 or 2 (player) or a power of that side."""
-    if v is None:
+def _italy_joins(v, variant: Variant) -> int | None:
+    """rules.italy_joins: the two-player coin toss, as the winning player's
+    number (1 or 2, as in variant_info's players) or any power of that side.
+    Returned as the player number."""
+    if v is None or variant.italy_opens is None:
         return None
-    if variant.italy_opens is None:
-        return None
-    side = None
-    if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= len(variant.players):
-        side = variant.players[v - 1]
-    elif isinstance(v, str):
-        if v.strip().isdigit() and 1 <= int(v) <= len(variant.players):
-            side = variant.players[int(v) - 1]
-        else:
-            for s in variant.players:
-                if v.strip().upper() in s:
-                    side = s
-    if side is None:
-        raise RequestError("rules.italy_joins must be 1, 2 or a power of that player's side",
-                           "rules.italy_joins")
-    return side[0]
+    n = len(variant.players)
+    if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= n:
+        return v
+    if isinstance(v, str):
+        t = v.strip().upper()
+        if t.isdigit() and 1 <= int(t) <= n:
+            return int(t)
+        for i, side in enumerate(variant.players, 1):
+            if t in side:
+                return i
+    raise RequestError("rules.italy_joins must be 1, 2 or a power of that player's side",
+                       "rules.italy_joins")

@@ -37,11 +37,13 @@ class Variant(NamedTuple):
             return ITALIAN_PROVINCES
         return frozenset()
 
-    def sides(self, italy_joins: str | None) -> tuple[tuple[str, ...], ...]:
-        """Player sides for victory counting; Italy added to the coin toss winner."""
+    def sides(self, italy_joins: int | None) -> tuple[tuple[str, ...], ...]:
+        """Player sides for victory counting; Italy added to the coin toss
+        winner (player number ``italy_joins``)."""
         if self.italy_opens is None or italy_joins is None:
             return self.players
-        return tuple(side + ("ITALY",) if italy_joins in side else side for side in self.players)
+        return tuple(side + ("ITALY",) if i == italy_joins else side
+                     for i, side in enumerate(self.players, 1))
 
     def info(self) -> dict:
         return {

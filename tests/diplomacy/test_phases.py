@@ -160,7 +160,7 @@ def test_rule_4_1_winner_at_18_centres():
             centers={"FRANCE": [c for c in centres if c != "MUN"] + ["ROM"],
                      "GERMANY": ["MUN"]})
     resp = adjudicate(r)
-    assert resp["winner"] == "FRANCE"
+    assert resp["winner"] == "FRANCE" and resp["winning_powers"] == ["FRANCE"]
     assert len(resp["next"]["centers"]["FRANCE"]) == 18
 
 

@@ -94,7 +94,14 @@ def test_rule_13_6_two_player_victory_is_24_centres_per_side():
     assert "winner" not in resp
     r["centers"]["ITALY"] = ["ROM", "NAP"]
     resp = adjudicate(r)
-    assert resp["winner"] == ["ENGLAND", "FRANCE", "RUSSIA", "ITALY"]
+    assert resp["winner"] == "ENGLAND/FRANCE/RUSSIA/ITALY"
+    assert resp["winning_powers"] == ["ENGLAND", "FRANCE", "RUSSIA", "ITALY"]
+    assert resp["next"]["rules"]["italy_joins"] == 1
+
+
+def test_italy_joins_may_name_a_power_of_the_side():
+    r = dict(initial_position("two_player_1914"), phase="S1915M", rules={"italy_joins": "turkey"})
+    assert adjudicate(r)["next"]["rules"]["italy_joins"] == 2
 
 
 def test_italy_joins_must_name_a_side():
