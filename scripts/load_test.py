@@ -28,7 +28,7 @@ import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 
 import requests
@@ -116,18 +116,30 @@ def main() -> None:
                 r = s.post(f"{base}/v1/games/{gid}/players", json={"name": power, "power": power})
                 r.raise_for_status()
                 tokens[power] = r.json()["token"]
-            return gid, tokens
+            return gid, tokens, created["director_token"]
 
         with ThreadPoolExecutor(args.clients) as pool:
             games = list(pool.map(make_game, range(args.games)))
         setup = time.time() - t0
-        deadlines = {gid: epoch(requests.get(f"{base}/v1/games/{gid}").json()["deadline"]) for gid, _ in games}
-        print(f"created {len(games)} games with 7 players each in {setup:.1f} s; "
-              f"deadlines span {max(deadlines.values()) - min(deadlines.values()):.0f} s")
+        # one shared deadline: the director of each game moves it to the same second
+        shared = max(epoch(requests.get(f"{base}/v1/games/{gid}").json()["deadline"]) for gid, _, _ in games)
+        shared_iso = datetime.fromtimestamp(shared, timezone.utc).isoformat()
+
+        def align(game):
+            gid, _, director = game
+            r = session().post(f"{base}/v1/games/{gid}/extend", json={"deadline": shared_iso},
+                               headers={"Authorization": f"Bearer {director}"})
+            r.raise_for_status()
+            return epoch(r.json()["deadline"])
+
+        with ThreadPoolExecutor(args.clients) as pool:
+            deadlines = dict(zip((g[0] for g in games), pool.map(align, games)))
+        assert len(set(deadlines.values())) == 1, "deadlines differ"
+        print(f"created {len(games)} games with 7 players each in {setup:.1f} s; all share the deadline {shared_iso}")
 
         # 2. order submissions
         work = [(gid, power, tokens[power], orders)
-                for round_ in (0, 1) for gid, tokens in games for power, sets in ORDERS.items()
+                for round_ in (0, 1) for gid, tokens, _ in games for power, sets in ORDERS.items()
                 for orders in [sets[round_]]]
         latencies: list[float] = []
         errors: list[str] = []
@@ -152,32 +164,29 @@ def main() -> None:
         for e in errors[:5]:
             print("  ", e)
 
-        # 3. deadline -> next phase open
-        if time.time() > min(deadlines.values()):
-            print("warning: setup took longer than the lead; use --lead to give it more time")
-        opened: dict[str, float] = {}
-        pending = {gid for gid, _ in games}
+        # 3. deadline -> next phase open, from the server's own clock: the history
+        # record's adjudicated_at is written in the transaction that opens the next phase
+        if time.time() > shared:
+            print("warning: the submissions ended after the deadline; use --lead to give them more time")
         s = session()
-        while pending and time.time() < max(deadlines.values()) + 300:
-            for gid in list(pending):
-                state = s.get(f"{base}/v1/games/{gid}").json()
-                if state["phase"] == "F1901M" and state["status"] == "open":
-                    opened[gid] = time.time()
-                    pending.discard(gid)
-            time.sleep(0.05)
-        lags = [opened[g] - deadlines[g] for g in opened]
+        pending = {gid for gid, _, _ in games}
+        while pending and time.time() < shared + 300:
+            pending = {gid for gid in pending if s.get(f"{base}/v1/games/{gid}").json()["phase"] != "F1901M"}
+            time.sleep(0.2)
+        lags, bad = [], 0
+        for gid, _, _ in games:
+            phases = s.get(f"{base}/v1/games/{gid}/history").json()["phases"]
+            if phases:
+                lags.append(epoch(phases[0]["adjudicated_at"]) - shared)
+                # the accepted (second) submission is what was adjudicated
+                bad += phases[0]["orders"] != {p: sets[1] for p, sets in ORDERS.items()}
         if lags:
             print(f"deadline -> next phase open, {len(lags)} games sharing one deadline: "
                   f"p50 {pct(lags, 50):.2f} s, p99 {pct(lags, 99):.2f} s, max {max(lags):.2f} s "
-                  f"(the scheduler polls every 1 s; one worker adjudicates them in turn)")
+                  f"(RQ's scheduler polls every 1 s; one worker adjudicates the phases in turn)")
         if pending:
             print(f"{len(pending)} games did not open F1901M within 300 s of the deadline")
-        # every accepted second submission is what was adjudicated
-        bad = 0
-        for gid, _ in games:
-            record = s.get(f"{base}/v1/games/{gid}/history").json()["phases"][0]
-            bad += record["orders"] != {p: sets[1] for p, sets in ORDERS.items()}
-        print(f"history check: {len(games) - bad}/{len(games)} games adjudicated exactly the last accepted orders")
+        print(f"history check: {len(lags) - bad}/{len(games)} games adjudicated exactly the last accepted orders")
         print(json.dumps({"games": args.games, "clients": args.clients, "submissions": len(work),
                           "throughput_per_s": round(len(work) / elapsed), "p50_ms": round(pct(latencies, 50) * 1000, 1),
                           "p99_ms": round(pct(latencies, 99) * 1000, 1),

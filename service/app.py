@@ -171,7 +171,8 @@ def start(game_id):
 @api.post("/v1/games/<game_id>/extend")
 def extend(game_id):
     body = load(schemas.ExtendSchema())
-    return reply(schemas.GameSchema(), store().extend(game_id, token(), body["seconds"]))
+    until = body["deadline"].timestamp() if "deadline" in body else None
+    return reply(schemas.GameSchema(), store().extend(game_id, token(), body.get("seconds"), until))
 
 
 @api.post("/v1/games/<game_id>/pause")

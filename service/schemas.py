@@ -6,7 +6,9 @@ openapi.yaml, which mirrors it) does not name.
 """
 from __future__ import annotations
 
-from marshmallow import Schema, ValidationError, fields, validate, validates
+import time
+
+from marshmallow import Schema, ValidationError, fields, validate, validates, validates_schema
 
 DAY = 24 * 3600
 POWER = validate.Regexp(r"^[A-Z]+$", error="a power name in upper case, such as FRANCE")
@@ -68,7 +70,15 @@ class ReadySchema(Schema):
 
 
 class ExtendSchema(Schema):
-    seconds = fields.Integer(strict=True, required=True, validate=validate.Range(1, 30 * DAY))
+    seconds = fields.Integer(strict=True, validate=validate.Range(1, 30 * DAY))
+    deadline = fields.AwareDateTime()
+
+    @validates_schema
+    def _one_of(self, data, **kwargs):
+        if ("seconds" in data) == ("deadline" in data):
+            raise ValidationError("give either 'seconds' (later by) or 'deadline' (a new, later time)")
+        if "deadline" in data and data["deadline"].timestamp() < time.time():
+            raise ValidationError("the new deadline is in the past", "deadline")
 
 
 class DislodgedSchema(Schema):

@@ -446,13 +446,22 @@ class Store:
         self._transact([keys.game(gid)], body)
         return self.public_state(gid)
 
-    def extend(self, gid: str, token: str | None, seconds: int) -> dict:
+    def extend(self, gid: str, token: str | None, seconds: int | None = None, until: float | None = None) -> dict:
+        """Move the deadline ``seconds`` later, or to ``until`` (epoch seconds, not earlier than now)."""
         def change(pipe, g):
             if g["status"] == "paused":
+                if until is not None:
+                    raise Conflict(f"game '{gid}' is paused; extend it by 'seconds', or resume it first")
                 pipe.multi()
                 pipe.hset(keys.game(gid), "remaining", float(g["remaining"]) + seconds)
             elif g["status"] == "open":
-                deadline = max(int(g["deadline"]), math.ceil(time.time())) + seconds
+                if until is not None:
+                    deadline = math.ceil(until)
+                    if deadline < int(g["deadline"]):
+                        raise Invalid(f"body.deadline: {iso(until)} is before the current deadline "
+                                      f"{iso(float(g['deadline']))}; a deadline can only be extended")
+                else:
+                    deadline = max(int(g["deadline"]), math.ceil(time.time())) + seconds
                 pipe.multi()
                 self._cancel_deadline(pipe, g)
                 pipe.hset(keys.game(gid), mapping={

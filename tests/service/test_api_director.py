@@ -87,3 +87,23 @@ def test_wait_policy_holds_the_phase_until_every_power_has_ordered(api):
     assert game.submit("TURKEY", ["F ANK - BLA"]).status_code == 200  # after the deadline: allowed here
     game.wait_phase("F1901M", timeout=10)
     assert game.history()[0]["closed_by"] == "deadline, then the last missing orders"
+
+
+def test_extend_to_a_given_time_and_refusals(api):
+    from datetime import datetime, timezone
+
+    game = new_game(api, deadlines={**SHORT, "first_movement": 8})
+    old = _epoch(game.state()["deadline"])
+    earlier = datetime.fromtimestamp(old - 3, timezone.utc).isoformat()  # still in the future
+    resp = game.director_action("extend", json={"deadline": earlier})
+    assert resp.status_code == 422 and "can only be extended" in resp.json()["detail"]
+    target = datetime.fromtimestamp(old + 1, timezone.utc).isoformat()
+    state = game.director_action("extend", json={"deadline": target}).json()
+    assert _epoch(state["deadline"]) == old + 1
+    for body, where in (({"seconds": 5, "deadline": target}, "body:"), ({}, "body:"),
+                        ({"deadline": "2001-01-01T00:00:00Z"}, "body.deadline"),
+                        ({"deadline": "tomorrow"}, "body.deadline"), ({"seconds": 0}, "body.seconds")):
+        resp = game.director_action("extend", json=body)
+        assert resp.status_code == 422 and resp.json()["detail"].startswith(where), (body, resp.json())
+    _stays(game, "S1901M", old + 0.5)
+    game.wait_phase("F1901M", timeout=10)
