@@ -11,6 +11,15 @@ from __future__ import annotations
 
 from .board import BOARD
 from .orders import OrderError, Parsed, parse
+from .orders import _cache as _parse_cache
+
+
+def _uncached_parse(text: str) -> tuple:
+    """(parsed, reason, unit location) when the parse cache is full."""
+    try:
+        return (parse(text), None, None)
+    except OrderError as err:
+        return (None, str(err), err.loc)
 from .position import Position, Unit
 from .resolver import Resolver
 
@@ -167,7 +176,14 @@ class Legality:
         return unit.type == "A" and self.convoy_possible(unit.prov, dprov)
 
     def check(self, parsed: Parsed, power: str, text: str) -> Order:
-        """A legal :class:`Order` for ``power``, or OrderError with the reason.
+        """A legal :class:`Order` for ``power``, or OrderError with the reason."""
+        o = self.check_or_reason(parsed, power, text)
+        if type(o) is str:
+            raise OrderError(o)
+        return o
+
+    def check_or_reason(self, parsed: Parsed, power: str, text: str):
+        """A legal :class:`Order` for ``power``, or the reason (a str) why not.
 
         Answers that do not depend on where the fleets are (everything but
         convoys and convoyed moves) are cached per process, keyed by the text
@@ -180,15 +196,15 @@ class Legality:
         hit = _check_cache.get(key)
         if hit is not None:
             if hit[0] is None:
-                raise OrderError(hit[1])
-            return Order(hit[0], unit, hit[1], hit[2], via=hit[3], text=text)
+                return hit[1]
+            return Order(hit[0], unit, hit[1], hit[2], hit[3], text)
         self.used_fleets = False
         try:
             o = self._check(parsed, power, text)
         except OrderError as err:
             if not self.used_fleets:
                 _remember(key, (None, str(err)))
-            raise
+            return str(err)
         if not self.used_fleets and o.kind != "C":
             _remember(key, (o.kind, o.dest, o.tprov, o.via))
         return o
@@ -268,34 +284,48 @@ def read_orders(pos: Position, legality: Legality | None = None):
     order, one per distinct input order.
     """
     legality = legality or Legality(pos)
-    entries = []  # [power, order|None, text, reason]
+    check = legality.check_or_reason
+    units = pos.units
+    entries = []  # [power, order|None, text, reason(, parsed)]
     by_unit: dict[str, list] = {}
     for power in pos.power_order:
-        for raw in pos.orders.get(power, ()):
+        olist = pos.orders.get(power)
+        if not olist:
+            continue
+        for raw in olist:
             text = raw.strip()
-            try:
-                parsed = parse(text)
-            except OrderError as err:
-                e = [power, None, text, str(err)]
+            hit = _parse_cache.get(text)
+            if hit is None:
+                try:
+                    parse(text)
+                except OrderError:
+                    pass
+                hit = _parse_cache.get(text) or _uncached_parse(text)
+            parsed = hit[0]
+            if parsed is None:  # unreadable; still the unit's order if it names one
+                e = [power, None, text, hit[1]]
                 entries.append(e)
-                unit = pos.units.get(err.loc[:3]) if err.loc else None
+                unit = units.get(hit[2][:3]) if hit[2] else None
                 if unit is not None and unit.power == power:
-                    e[1] = Order("H", unit, text=text, reason=str(err))
+                    e[1] = Order("H", unit, text=text, reason=hit[1])
                     by_unit.setdefault(unit.prov, []).append(e)
                 continue
-            try:
-                o = legality.check(parsed, power, text)
-            except OrderError as err:
-                entries.append([power, None, text, str(err), parsed])
-                unit = pos.units.get(parsed.loc[:3]) if parsed.loc else None
+            o = check(parsed, power, text)
+            if type(o) is str:
+                e = [power, None, text, o, parsed]
+                entries.append(e)
+                unit = units.get(parsed.loc[:3]) if parsed.loc else None
                 if unit is not None and unit.power == power:
-                    o = Order("H", unit, text=text, reason=str(err))
-                    entries[-1][1] = o
-                    by_unit.setdefault(unit.prov, []).append(entries[-1])
+                    e[1] = Order("H", unit, text=text, reason=o)
+                    by_unit.setdefault(unit.prov, []).append(e)
                 continue
             e = [power, o, text, None]
             entries.append(e)
-            by_unit.setdefault(o.prov, []).append(e)
+            lst = by_unit.get(o.prov)
+            if lst is None:
+                by_unit[o.prov] = [e]
+            else:
+                lst.append(e)
     orders: dict[str, Order] = {}
     drop = None
     units = pos.units
