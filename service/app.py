@@ -21,6 +21,7 @@ from .docs import docs_page
 
 SPEC_PATH = Path(__file__).resolve().parent.parent / "openapi.yaml"
 PROBLEM = "application/problem+json"
+MAX_BODY = 256 * 1024  # bytes; larger bodies get 413
 log = logging.getLogger(__name__)
 api = Blueprint("api", __name__)
 
@@ -51,6 +52,8 @@ def load(schema: Schema) -> dict:
             raise BadRequest("body: the request body is not UTF-8 text")
         except json.JSONDecodeError as e:
             raise BadRequest(f"body: malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}")
+        except RecursionError:
+            raise BadRequest("body: JSON nested too deeply")
     if not isinstance(data, dict):
         raise BadRequest(f"body: expected a JSON object, got {type(data).__name__}")
     return schema.load(data)
@@ -218,7 +221,8 @@ def _bad_request(e: BadRequest):
 
 def _http_error(e: HTTPException):
     detail = {404: f"there is no endpoint at {request.path}",
-              405: f"{request.method} is not allowed on {request.path}"}.get(e.code, e.description)
+              405: f"{request.method} is not allowed on {request.path}",
+              413: f"body: larger than {MAX_BODY} bytes"}.get(e.code, e.description)
     resp = problem(e.code or 500, e.name, detail)
     if e.code == 405 and e.valid_methods:
         resp.headers["Allow"] = ", ".join(e.valid_methods)
@@ -233,6 +237,7 @@ def _unexpected(e: Exception):
 def create_app(redis_url: str | None = None) -> Flask:
     """The application factory (gunicorn: ``'service.app:create_app()'``)."""
     app = Flask(__name__, static_folder=None)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     url = redis_url or os.environ.get("REDIS_URL")
     if not url:
         raise RuntimeError("set REDIS_URL (python -m service.launch starts an embedded Redis for you)")

@@ -86,3 +86,11 @@ def test_no_body_makes_a_500(api, fuzz_game, body, target):
     resp = api.call(method, path, data=json.dumps(body), token=token, headers={"Content-Type": "application/json"})
     assert resp.status_code < 500  # Api.call also checks problem+json and the spec
 
+
+
+def test_oversized_and_deeply_nested_bodies(api):
+    resp = api.post("/v1/games", data="[" * 100_000, headers={"Content-Type": "application/json"})
+    assert resp.status_code == 400 and "nested too deeply" in resp.json()["detail"]
+    huge = {"orders": ["A PAR - BUR"] * 50_000}
+    resp = api.post("/v1/adjudicate/diplomacy", json=huge)
+    assert resp.status_code == 413 and resp.json()["detail"].startswith("body: larger than")
