@@ -256,7 +256,8 @@ class Legality:
             if len(dest) > 3 and (target.type == "A" or dest not in BOARD.locations):
                 dest = dprov  # a coast means nothing for an army move
             return Order("S", unit, dest, tprov, text=text)
-        # convoy
+        # convoy: its legality depends on the other fleets, so it is never cached
+        self.used_fleets = True
         if unit.type != "F" or unit.prov not in SEAS:
             raise OrderError("only a fleet in a sea province can convoy")
         if target is None:

@@ -216,3 +216,17 @@ def test_bad_orders_never_raise():
     resp = adjudicate(r)
     assert sum(1 for x in resp["results"] if x["outcome"] == "invalid") == 7
     assert len(resp["results"]) == 7 + 19  # plus a hold for every unit not ordered (LON LVP EDI were)
+
+
+def test_convoy_legality_is_not_cached_across_positions():
+    # F MAO convoying A LON - POR is on a route only when F ENG is there (DATC 6.G.7 style)
+    orders = {"ENGLAND": ["A LON - POR", "F MAO C A LON - POR"]}
+    without = adjudicate(req("S1901M", {"ENGLAND": ["A LON", "F MAO"]}, orders))
+    assert {r["unit"]: r["outcome"] for r in without["results"]} == {"A LON": "invalid",
+                                                                    "F MAO": "invalid"}
+    orders["ENGLAND"].append("F ENG C A LON - POR")
+    with_eng = adjudicate(req("S1901M", {"ENGLAND": ["A LON", "F MAO", "F ENG"]}, orders))
+    assert {r["unit"]: r["outcome"] for r in with_eng["results"]} == {
+        "A LON": "succeeds", "F MAO": "succeeds", "F ENG": "succeeds"}
+    again = adjudicate(req("S1901M", {"ENGLAND": ["A LON", "F MAO"]}, orders))
+    assert [r["outcome"] for r in again["results"]][:2] == ["invalid", "invalid"]
