@@ -39,6 +39,7 @@ from . import keys
 
 JOB_TIMEOUT = int(os.environ.get("ADJ_JOB_TIMEOUT", "60"))
 JOB_RETRIES = 3
+CANCELLED_JOB_TTL = 600  # seconds a superseded deadline job's hash is kept
 DEFAULT_DEADLINES = {"first_movement": 35 * 60, "movement": 20 * 60, "retreat": 5 * 60, "adjustment": 5 * 60}
 PHASE_KINDS = {"M": "movement", "R": "retreat", "A": "adjustment"}
 
@@ -156,10 +157,13 @@ class Store:
         return job_id
 
     def _cancel_deadline(self, pipe, g: dict) -> None:
+        """Take the phase's deadline job off RQ's schedule.  Its job hash is left to
+        expire rather than deleted: the job may already be queued or running, and
+        then it finds its deadline superseded and does nothing."""
         job_id = g.get("deadline_job")
         if job_id:
             ScheduledJobRegistry(keys.QUEUE, connection=self.queue.connection).remove(job_id, pipeline=pipe)
-            pipe.delete(Job.key_for(job_id))
+            pipe.expire(Job.key_for(job_id), CANCELLED_JOB_TTL)
 
     @staticmethod
     def _full(g: dict, position: dict) -> dict:
