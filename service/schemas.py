@@ -99,6 +99,9 @@ class AdjudicateRequestSchema(Schema):
                             load_default=dict)
     contested = fields.List(fields.String(), load_default=list)
     orders = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), load_default=dict)
+    # present when a response's "next" is sent back as the following request
+    retreat_options = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
+    adjustments = fields.Dict(keys=fields.String(), values=fields.Integer(strict=True))
 
 
 # ---------------------------------------------------------------- responses

@@ -29,3 +29,16 @@ def test_variants_are_listed(api):
     variants = {v["name"]: v for v in api.get("/v1/variants").json()}
     assert len(variants["standard"]["players"]) == 7
     assert variants["four_player"]["players"][0] == ["ENGLAND"]
+
+
+def test_next_can_be_sent_back_with_orders(api):
+    first = api.post("/v1/adjudicate/diplomacy", json={
+        "phase": "F1901M", "units": {"AUSTRIA": ["A TYR", "F TRI"], "ITALY": ["A VEN"]},
+        "centers": {"AUSTRIA": ["VIE", "TRI", "BUD"], "ITALY": ["VEN", "ROM", "NAP"]},
+        "orders": {"AUSTRIA": ["A TYR - VEN", "F TRI S A TYR - VEN"]}}).json()
+    nxt = first["next"]
+    assert nxt["phase"] == "F1901R" and "A VEN" in nxt["retreat_options"]
+    second = api.post("/v1/adjudicate/diplomacy", json={**nxt, "orders": {"ITALY": ["A VEN R PIE"]}})
+    assert second.status_code == 200, second.json()
+    assert second.json()["results"][0]["outcome"] == "succeeds"
+    assert "A PIE" in second.json()["next"]["units"]["ITALY"]
