@@ -41,7 +41,12 @@ def test_racing_adjudications_commit_once(api, stack, redis_url, monkeypatch):
         assert sum(o.startswith("committed") for o in outcomes) == 1, outcomes
         # and the two queued jobs (the director's and the extra one) are no-ops
         worker = AdjudicationWorker([q], connection=q.connection)
-        assert worker.work(burst=True)
+        handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            assert worker.work(burst=True)
+        finally:  # the worker installs its own Ctrl-C handlers in this process
+            for sig, handler in handlers.items():
+                signal.signal(sig, handler)
         for job_id in (f"adjudicate-{game.id}-1", f"race-{game.id}"):
             assert q.fetch_job(job_id).return_value().startswith("noop"), job_id
         assert [h["phase"] for h in game.history()] == ["S1901M"]
