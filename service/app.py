@@ -154,9 +154,11 @@ def submit_orders(game_id, power):
 
 @api.delete("/v1/games/<game_id>/orders/<power>")
 def clear_orders(game_id, power):
-    phase = request.args.get("phase")
-    return reply(schemas.SubmissionSchema(),
-                 store().clear_orders(game_id, token(), power.upper(), phase.upper() if phase else None))
+    try:
+        query = schemas.ClearOrdersQuerySchema().load(request.args.to_dict())
+    except ValidationError as e:
+        raise ValidationError(e.messages, where="query")
+    return reply(schemas.SubmissionSchema(), store().clear_orders(game_id, token(), power.upper(), query.get("phase")))
 
 
 @api.put("/v1/games/<game_id>/ready")
@@ -210,7 +212,7 @@ def _game_error(e: GameError):
 
 
 def _validation_error(e: ValidationError):
-    lines = _flatten(e.messages)
+    lines = _flatten(e.messages, e.kwargs.get("where", "body"))
     return problem(422, "Invalid content", "; ".join(lines),
                    errors=e.messages if isinstance(e.messages, dict) else {"_schema": e.messages})
 

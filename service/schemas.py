@@ -65,6 +65,10 @@ class OrdersSchema(Schema):
     phase = _Upper()
 
 
+class ClearOrdersQuerySchema(Schema):
+    phase = _Upper()
+
+
 class ReadySchema(Schema):
     ready = fields.Boolean(required=True, truthy={True}, falsy={False})
 

@@ -108,3 +108,15 @@ def _epoch(iso: str) -> float:
     from datetime import datetime
 
     return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
+
+
+def test_clear_checks_its_query(api):
+    game = new_game(api)
+    game.submit("AUSTRIA", ["A VIE - GAL"])
+    resp = api.delete(f"{game.path}/orders/AUSTRIA?colour=red", token=game.tokens["AUSTRIA"])
+    assert resp.status_code == 422 and resp.json()["detail"].startswith("query.colour")
+    resp = api.delete(f"{game.path}/orders/AUSTRIA?phase=F1901M", token=game.tokens["AUSTRIA"])
+    assert resp.status_code == 409 and "current phase is S1901M" in resp.json()["detail"]
+    assert game.state()["submitted"] == ["AUSTRIA"]
+    assert api.delete(f"{game.path}/orders/AUSTRIA?phase=s1901m", token=game.tokens["AUSTRIA"]).status_code == 200
+    assert game.state()["submitted"] == []
