@@ -55,7 +55,9 @@ def start_redis(data_dir: Path, port: int | None = None, persist: bool = True) -
     port = port or free_port()
     args = [redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data_dir),
             "--daemonize", "no", "--logfile", str(data_dir / "redis.log")]
-    args += ["--appendonly", "yes", "--save", "60 1"] if persist else ["--appendonly", "no", "--save", ""]
+    # appendfsync always: a submission answered 200 is on disk, even if the machine then loses power
+    args += (["--appendonly", "yes", "--appendfsync", "always", "--save", "60 1"] if persist
+             else ["--appendonly", "no", "--save", ""])
     proc = subprocess.Popen(args, start_new_session=True)
     url = f"redis://127.0.0.1:{port}/0"
     wait_until(lambda: proc.poll() is None and redis.Redis.from_url(url).ping(), 15, f"redis-server on port {port}")
