@@ -120,3 +120,48 @@ def test_clear_checks_its_query(api):
     assert game.state()["submitted"] == ["AUSTRIA"]
     assert api.delete(f"{game.path}/orders/AUSTRIA?phase=s1901m", token=game.tokens["AUSTRIA"]).status_code == 200
     assert game.state()["submitted"] == []
+
+
+def test_submissions_racing_the_deadline_are_never_lost(api):
+    """Every power keeps replacing its orders while the deadline passes: the
+    orders adjudicated are exactly each power's last submission that got 200,
+    and once one got 409 no later one got 200."""
+    import threading
+
+    import requests
+
+    sets = {"AUSTRIA": (["A VIE - GAL"], ["A VIE - BOH"]), "ENGLAND": (["F LON - NTH"], ["F LON - ENG"]),
+            "FRANCE": (["A PAR - BUR"], ["A PAR - PIC"]), "GERMANY": (["A BER - KIE"], ["A BER - SIL"]),
+            "ITALY": (["A VEN - TYR"], ["A VEN - PIE"]), "RUSSIA": (["A WAR - UKR"], ["A WAR - GAL"]),
+            "TURKEY": (["A CON - BUL"], ["A SMY - ARM"])}
+    game = new_game(api, deadlines={"first_movement": 2, "movement": 3600, "retreat": 60, "adjustment": 60})
+    last: dict[str, list[str]] = {}
+    late_success: list[str] = []
+
+    def hammer(power):
+        session, refused, i = requests.Session(), False, 0
+        while i < 2000:
+            orders = sets[power][i % 2]
+            r = session.put(f"{api.base}{game.path}/orders/{power}", json={"orders": orders},
+                            headers={"Authorization": f"Bearer {game.tokens[power]}"}, timeout=10)
+            assert r.status_code in (200, 409), r.text
+            if r.status_code == 200:
+                if refused:
+                    late_success.append(power)
+                last[power] = orders
+            elif not refused:
+                refused = True
+                stop_at = i + 5  # a few more tries after the first refusal
+            if refused and i >= stop_at:
+                return
+            i += 1
+
+    threads = [threading.Thread(target=hammer, args=(p,)) for p in sets]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert late_success == []
+    game.wait_phase("F1901M", timeout=15)
+    assert game.history()[0]["orders"] == last
+    assert set(last) == set(sets)
