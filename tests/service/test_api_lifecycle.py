@@ -123,3 +123,37 @@ def test_the_game_ends_on_a_victory(api, redis_client):
     assert game.submit("FRANCE", ["A BEL H"]).status_code == 409
     assert game.director_action("adjudicate").status_code == 409
     assert [h["phase"] for h in game.history()] == ["F1901M"]
+
+
+def test_a_seat_with_several_powers(api):
+    created = api.post("/v1/games", json={"variant": "four_player", "assignment": "chosen", "deadlines": LONG})
+    assert created.status_code == 201 and created.json()["game"]["seats"] == 4
+    gid = created.json()["game"]["id"]
+    tokens = {}
+    for name, power in (("Ann", "england"), ("Bob", "FRANCE"), ("Cy", "TURKEY"), ("Di", "ITALY")):
+        joined = api.post(f"/v1/games/{gid}/players", json={"name": name, "power": power}).json()
+        tokens[name] = joined["token"]
+    state = api.get(f"/v1/games/{gid}").json()
+    assert {p["name"]: p["powers"] for p in state["players"]}["Bob"] == ["AUSTRIA", "FRANCE"]
+    assert state["status"] == "open"
+    bob = tokens["Bob"]
+    assert api.put(f"/v1/games/{gid}/orders/AUSTRIA", json={"orders": ["A VIE - GAL"]}, token=bob).status_code == 200
+    assert api.put(f"/v1/games/{gid}/orders/FRANCE", json={"orders": ["A PAR - BUR"]}, token=bob).status_code == 200
+    own = api.get(f"/v1/games/{gid}/orders", token=bob).json()["powers"]
+    assert own["AUSTRIA"]["orders"] == ["A VIE - GAL"] and own["FRANCE"]["orders"] == ["A PAR - BUR"]
+    ready = api.put(f"/v1/games/{gid}/ready", json={"ready": True}, token=bob).json()
+    assert ready["powers"] == ["AUSTRIA", "FRANCE"]
+    for name in ("Ann", "Cy", "Di"):
+        api.put(f"/v1/games/{gid}/ready", json={"ready": True}, token=tokens[name])
+    wait_for(lambda: api.get(f"/v1/games/{gid}").json()["phase"] == "F1901M", 10, "F1901M")
+
+
+def test_two_player_coin_toss_is_drawn_and_hidden(api, redis_client):
+    import json
+
+    created = api.post("/v1/games", json={"variant": "two_player_1914", "deadlines": LONG}).json()
+    assert "italy_joins" not in created["game"]["rules"]
+    stored = json.loads(redis_client.hget(f"dip:game:{created['game']['id']}", "rules"))
+    assert stored["italy_joins"] in (1, 2)
+    bad = api.post("/v1/games", json={"variant": "standard", "rules": {"convoy_disruption": "1982"}})
+    assert bad.status_code == 422 and "body.rules.convoy_disruption" in bad.json()["detail"]
