@@ -142,7 +142,7 @@ def test_submissions_racing_the_deadline_are_never_lost(api):
         session, refused, i = requests.Session(), False, 0
         while i < 2000:
             orders = sets[power][i % 2]
-            r = session.put(f"{api.base}{game.path}/orders/{power}", json={"orders": orders},
+            r = session.put(f"{api.base}{game.path}/orders/{power}", json={"orders": orders, "phase": "S1901M"},
                             headers={"Authorization": f"Bearer {game.tokens[power]}"}, timeout=10)
             assert r.status_code in (200, 409), r.text
             if r.status_code == 200:
