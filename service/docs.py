@@ -19,6 +19,26 @@ def _resolve(spec: dict, obj):
     return obj
 
 
+def _type(spec: dict, schema: dict) -> str:
+    if "$ref" in schema:
+        return schema["$ref"].rsplit("/", 1)[-1]
+    kind = schema.get("type", "object")
+    if kind == "array":
+        return f"array of {_type(spec, schema.get('items', {}))}"
+    if "enum" in schema:
+        return " | ".join(str(v) for v in schema["enum"])
+    return kind if isinstance(kind, str) else " or ".join(kind)
+
+
+def _fields(spec: dict, schema: dict) -> str:
+    required = set(schema.get("required", []))
+    rows = "".join(
+        f"<li><code>{escape(name)}</code> ({escape(_type(spec, prop))}{', required' if name in required else ''})"
+        f" {escape(_resolve(spec, prop).get('description', '') if '$ref' in prop else prop.get('description', ''))}"
+        "</li>" for name, prop in schema.get("properties", {}).items())
+    return f"<ul>{rows}</ul>" if rows else ""
+
+
 @lru_cache(maxsize=1)
 def docs_page(spec_path: Path) -> str:
     spec = yaml.safe_load(spec_path.read_text())
@@ -46,10 +66,15 @@ def docs_page(spec_path: Path) -> str:
             if "requestBody" in op:
                 ref = op["requestBody"]["content"]["application/json"]["schema"].get("$ref", "")
                 out.append(f"<p>Body: <code>{escape(ref.rsplit('/', 1)[-1])}</code></p>")
+                out.append(_fields(spec, _resolve(spec, {"$ref": ref})))
             if op.get("security"):
                 out.append("<p>Needs <code>Authorization: Bearer &lt;token&gt;</code>.</p>")
             out.append("<p>Responses:</p><ul>" + "".join(
                 f"<li><code>{escape(str(code))}</code> {escape(_resolve(spec, r).get('description', ''))}</li>"
                 for code, r in op.get("responses", {}).items()) + "</ul></section>")
+    out.append("<h2>Schemas</h2>")
+    for name, schema in spec.get("components", {}).get("schemas", {}).items():
+        out.append(f"<section id='schema-{escape(name)}'><h3><code>{escape(name)}</code></h3>"
+                   f"<p>{escape(schema.get('description', ''))}</p>{_fields(spec, schema)}</section>")
     out.append("</body></html>")
     return "".join(out)
