@@ -29,58 +29,67 @@ def adjudicate(request: dict) -> dict:
 def _movement(pos: Position) -> dict:
     orders, entries = read_orders(pos)
     mv = Movement(pos, orders).run()
+    outcome = mv.outcome
     results = []
+    append = results.append
     accounted = set()
     for e in entries:
         power, o, text, reason = e[0], e[1], e[2], e[3]
+        if reason is None:
+            accounted.add(o.prov)
+            result, why = outcome(o)
+            if why is None:
+                append({"power": power, "unit": o.unit.name, "order": o.canon,
+                        "outcome": result})
+            else:
+                append({"power": power, "unit": o.unit.name, "order": o.canon,
+                        "outcome": result, "reason": why})
+            continue
         r = {"power": power}
         if o is not None:
             r["unit"] = o.unit.name
             accounted.add(o.prov)
-        if reason is not None:
-            shown = None
-            if len(e) > 4:
-                parsed = e[4]
-                unit = o.unit if o is not None else None
-                target = pos.units.get(parsed.tloc[:3]) if parsed.tloc else None
-                try:
-                    shown = written(parsed, unit, target)
-                except Exception:  # pragma: no cover - display only
-                    shown = None
-            r["order"] = shown or text
-            if o is not None and o.prov in mv.dislodged:
-                a = mv.dislodged[o.prov]
-                r["outcome"] = "dislodged"
-                r["reason"] = f"order invalid ({reason}); dislodged by {a.unit} from {a.prov}"
-            else:
-                r["outcome"] = "invalid"
-                r["reason"] = reason
+        shown = None
+        if len(e) > 4:
+            parsed = e[4]
+            unit = o.unit if o is not None else None
+            target = pos.units.get(parsed.tloc[:3]) if parsed.tloc else None
+            try:
+                shown = written(parsed, unit, target)
+            except Exception:  # pragma: no cover - display only
+                shown = None
+        r["order"] = shown or text
+        if o is not None and o.prov in mv.dislodged:
+            a = mv.dislodged[o.prov]
+            r["outcome"] = "dislodged"
+            r["reason"] = f"order invalid ({reason}); dislodged by {a.unit} from {a.prov}"
         else:
-            outcome, why = mv.outcome(o)
-            r["order"] = o.canon
-            r["outcome"] = outcome
-            if why is not None:
-                r["reason"] = why
-        results.append(r)
-    for power, us in pos.power_units.items():
-        for u in us:
-            if u.prov not in accounted:
-                o = orders[u.prov]
-                outcome, why = mv.outcome(o)
-                r = {"power": power, "unit": u.name, "order": f"{u} H", "outcome": outcome}
-                if why is not None:
-                    r["reason"] = why
-                results.append(r)
+            r["outcome"] = "invalid"
+            r["reason"] = reason
+        append(r)
+    if len(accounted) < len(pos.units):
+        for power, us in pos.power_units.items():
+            for u in us:
+                if u.prov not in accounted:
+                    result, why = outcome(orders[u.prov])
+                    r = {"power": power, "unit": u.name, "order": f"{u.name} H",
+                         "outcome": result}
+                    if why is not None:
+                        r["reason"] = why
+                    append(r)
 
     # the position after movement
     new_units: dict[str, list[Unit]] = {}
+    gone = mv.dislodged
+    succeeded = mv.resolver.resolved
     for power, us in pos.power_units.items():
-        out = new_units.setdefault(power, [])
+        out = new_units[power] = []
         for u in us:
-            if u.prov in mv.dislodged:
+            prov = u.prov
+            if prov in gone:
                 continue
-            o = orders[u.prov]
-            if o.kind == "M" and o.reason is None and mv.resolve(u.prov):
+            o = orders[prov]
+            if o.kind == "M" and o.reason is None and succeeded.get(prov):
                 out.append(make_unit(u.power, u.type, o.dest))
             else:
                 out.append(u)
@@ -127,17 +136,19 @@ def _retreats(pos: Position) -> dict:
 def _end_of_year(pos, results, new_units) -> dict:
     """After a fall turn and its retreats: centres change hands (spec 10)."""
     owner = {c: p for p, cs in pos.centers.items() for c in cs}
+    sc = BOARD.supply_centers
+    changed = {}
     for p, us in new_units.items():
         for u in us:
-            if u.prov in BOARD.supply_centers:
-                owner[u.prov] = p
-    centers: dict[str, list[str]] = {p: [c for c in cs if owner.get(c) == p]
-                                     for p, cs in pos.centers.items()}
-    for c in sorted(owner):
-        p = owner[c]
-        lst = centers.setdefault(p, [])
-        if c not in lst:
-            lst.append(c)
+            if u.prov in sc and owner.get(u.prov) != p:
+                changed[u.prov] = p
+    if not changed:
+        centers = {p: list(cs) for p, cs in pos.centers.items()}
+    else:
+        owner.update(changed)
+        centers = {p: [c for c in cs if owner[c] == p] for p, cs in pos.centers.items()}
+        for c in sorted(changed):
+            centers.setdefault(changed[c], []).append(c)
     winners = _winner(pos, centers)
     counts = adjustment_counts(new_units, centers, pos.neutral)
     if counts:

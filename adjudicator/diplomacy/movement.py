@@ -197,7 +197,7 @@ class Legality:
         if hit is not None:
             if hit[0] is None:
                 return hit[1]
-            return Order(hit[0], unit, hit[1], hit[2], hit[3], text)
+            return Order(hit[0], unit, hit[1], hit[2], hit[3], text, hit[4])
         self.used_fleets = False
         try:
             o = self._check(parsed, power, text)
@@ -205,8 +205,9 @@ class Legality:
             if not self.used_fleets:
                 _remember(key, (None, str(err)))
             return str(err)
+        o.canon = canonical(o, units)
         if not self.used_fleets and o.kind != "C":
-            _remember(key, (o.kind, o.dest, o.tprov, o.via))
+            _remember(key, (o.kind, o.dest, o.tprov, o.via, o.canon))
         return o
 
     def _check(self, parsed: Parsed, power: str, text: str) -> Order:
@@ -332,16 +333,12 @@ def read_orders(pos: Position, legality: Legality | None = None):
     units = pos.units
     for prov, es in by_unit.items():
         if len(es) == 1:  # the usual case
-            o = es[0][1]
-            if o.reason is None:
-                o.canon = canonical(o, units)
-            orders[prov] = o
+            orders[prov] = es[0][1]
             continue
         canons = {}
         for e in es:
             o = e[1]
             if o.reason is None:
-                o.canon = canonical(o, units)
                 key = o.canon
             else:
                 key = "invalid:" + e[2]
@@ -376,6 +373,9 @@ def read_orders(pos: Position, legality: Legality | None = None):
             if prov not in orders:
                 orders[prov] = Order("H", unit)
     return orders, entries
+
+
+_SUCCEEDS = ("succeeds", None)
 
 
 class Movement:
@@ -563,26 +563,24 @@ class Movement:
                 if self.resolve(m.prov):
                     self.arrived[dprov] = m
         self.dislodged: dict[str, Order] = {}  # province -> attacker's order
-        for prov, o in self.orders.items():
-            a = self.arrived.get(prov)
-            if a is not None and not (o.kind == "M" and o.reason is None and self.resolve(prov)):
+        orders = self.orders
+        for prov, a in self.arrived.items():
+            o = orders.get(prov)
+            if o is not None and not (o.kind == "M" and o.reason is None and self.resolve(prov)):
                 self.dislodged[prov] = a
         return self
 
     def outcome(self, o: Order) -> tuple[str, str | None]:
-        prov = o.prov
         if o.reason is not None:
             return "invalid", o.reason
-        if prov in self.dislodged:
-            a = self.dislodged[prov]
+        prov = o.prov
+        a = self.dislodged.get(prov)
+        if a is not None:
             return "dislodged", f"dislodged by {a.unit} from {a.prov}" + (" (convoyed)" if a.via else "")
-        if o.kind == "H":
-            return "succeeds", None
-        ok = self.resolve(prov)
-        if ok:
-            return "succeeds", None
+        if o.kind == "H" or self.resolve(prov):
+            return _SUCCEEDS
         if o.kind == "M":
-            if not self.has_path(o):
+            if o.via and not self.has_path(o):
                 if not self.convoys_of.get(prov):
                     return "fails", "no convoy"
                 if any(c.prov in self.cancelled for c in self.convoys_of[prov]):
@@ -590,8 +588,10 @@ class Movement:
                 return "fails", "convoy broken"
             opp = self.head_to_head(o)
             d = self.orders.get(o.dprov)
-            if self.attack_strength(o) == 0 and d is not None and d.unit.power == o.unit.power:
-                return "fails", "own unit in the way"
+            if (d is not None and d.unit.power == o.unit.power
+                    and not (d.kind == "M" and d.reason is None and opp is None
+                             and self.resolve(d.prov))):
+                return "fails", "own unit in the way"  # attack strength 0
             if opp is not None and self.attack_strength(o) <= self.defend_strength(opp):
                 return "fails", "beaten in head-to-head battle"
             return "fails", "bounced"

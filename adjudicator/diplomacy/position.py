@@ -37,6 +37,7 @@ def make_unit(power: str, utype: str, loc: str) -> Unit:
 
 
 SUPPLY_CENTERS = BOARD.supply_centers
+_phase_cache: dict = {}
 _PHASE = re.compile(r"^([SFW])(\d{4})([MRA])$")
 CONVOY_RULES = ("2000", "1971")
 DISTANCE_RULES = ("home", "owned")
@@ -146,12 +147,18 @@ def read_position(req, *, need_orders: bool = True) -> Position:
     pos.italy_joins = _italy_joins(rules.get("italy_joins"), variant)
 
     phase = req.get("phase")
-    m = _PHASE.match(phase) if isinstance(phase, str) else None
-    if not m or (m.group(1) == "W") != (m.group(3) == "A"):
-        raise RequestError(f"bad phase {phase!r}: expected e.g. S1901M, F1901R, W1901A", "phase")
-    pos.season, pos.year, pos.type = m.group(1), int(m.group(2)), m.group(3)
-    pos.neutral = variant.neutral_in(pos.year, pos.season)
-    pos.impassable = variant.impassable_in(pos.year, pos.season)
+    hit = _phase_cache.get((name, phase)) if isinstance(phase, str) else None
+    if hit is None:
+        m = _PHASE.match(phase) if isinstance(phase, str) else None
+        if not m or (m.group(1) == "W") != (m.group(3) == "A"):
+            raise RequestError(f"bad phase {phase!r}: expected e.g. S1901M, F1901R, W1901A",
+                               "phase")
+        season, year = m.group(1), int(m.group(2))
+        hit = (season, year, m.group(3), variant.neutral_in(year, season),
+               variant.impassable_in(year, season))
+        if len(_phase_cache) < 10_000:
+            _phase_cache[(name, phase)] = hit
+    pos.season, pos.year, pos.type, pos.neutral, pos.impassable = hit
 
     units: dict[str, Unit] = {}
     power_units: dict[str, list[Unit]] = {}
