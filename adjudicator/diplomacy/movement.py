@@ -515,6 +515,8 @@ class Movement:
         return 1 + self._support_count(m)
 
     def _move(self, m: Order) -> bool:
+        if not m.via and m.dprov not in self.orders and len(self.moves_into[m.dprov]) == 1:
+            return True  # into an empty province, unopposed: strength 1 beats 0
         attack = self.attack_strength(m)
         if attack == 0:
             return False
