@@ -9,9 +9,9 @@ from adjudicator.diplomacy import adjudicate, initial_position
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run(stdin: str, *args):
+def run(stdin: str, *args, env=None):
     return subprocess.run([sys.executable, "-m", "adjudicator.diplomacy", *args], input=stdin,
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+                          capture_output=True, text=True, cwd=ROOT, timeout=120, env=env)
 
 
 def test_help_explains_the_format():
@@ -50,3 +50,15 @@ def test_bad_lines_get_an_error_line_and_processing_goes_on():
 def test_unknown_argument_is_refused():
     p = run("", "--frobnicate")
     assert p.returncode == 2
+
+
+def test_works_without_orjson(tmp_path):
+    import os
+    (tmp_path / "orjson.py").write_text("raise ImportError('not installed')\n")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    good = json.dumps(dict(initial_position(), orders={"FRANCE": ["A PAR - BUR"]}))
+    p = run(good + "\n{oops\n", env=env)
+    assert p.returncode == 0, p.stderr
+    out = [json.loads(line) for line in p.stdout.splitlines()]
+    assert out[0] == adjudicate(json.loads(good))
+    assert out[1]["line"] == 2 and out[1]["error"].startswith("bad JSON")
