@@ -9,7 +9,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     HOST=0.0.0.0 \
     PORT=8000 \
-    DATA_DIR=/data
+    DATA_DIR=/data \
+    OPENAPI_SPEC=/app/openapi.yaml
 
 WORKDIR /app
 COPY pyproject.toml ./

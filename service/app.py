@@ -19,7 +19,8 @@ from workers.state import GameError, Store, engine
 from . import schemas
 from .docs import docs_page
 
-SPEC_PATH = Path(__file__).resolve().parent.parent / "openapi.yaml"
+# The contract lives at the repository root; an installed copy (the Dockerfile) says where with OPENAPI_SPEC.
+SPEC_PATH = Path(os.environ.get("OPENAPI_SPEC", Path(__file__).resolve().parent.parent / "openapi.yaml"))
 PROBLEM = "application/problem+json"
 MAX_BODY = 256 * 1024  # bytes; larger bodies get 413
 log = logging.getLogger(__name__)

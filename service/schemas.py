@@ -87,7 +87,8 @@ class ExtendSchema(Schema):
 
 class DislodgedSchema(Schema):
     unit = fields.String(required=True)
-    attacked_from = fields.String(required=True)
+    # null when the attacker came by convoy: it does not close its origin (spec §15 E7)
+    attacked_from = fields.String(load_default=None, allow_none=True)
 
 
 class AdjudicateRequestSchema(Schema):

@@ -42,3 +42,16 @@ def test_next_can_be_sent_back_with_orders(api):
     assert second.status_code == 200, second.json()
     assert second.json()["results"][0]["outcome"] == "succeeds"
     assert "A PIE" in second.json()["next"]["units"]["ITALY"]
+
+
+def test_retreat_after_a_convoyed_attack_may_go_to_the_attackers_origin(api):
+    """The engine sends attacked_from null for a convoyed attacker (spec §15 E7, DATC 6.H.11); the
+    endpoint must accept that position back, and the retreat to the origin succeeds."""
+    first = api.post("/v1/adjudicate/diplomacy", json={
+        "phase": "S1901M", "units": {"ENGLAND": ["A PIC", "F ENG", "F NTH"], "FRANCE": ["A BEL"]},
+        "centers": {}, "orders": {"ENGLAND": ["A PIC - BEL", "F ENG C A PIC - BEL", "F NTH S A PIC - BEL"]}}).json()
+    nxt = first["next"]
+    assert nxt["dislodged"]["FRANCE"] == [{"unit": "A BEL", "attacked_from": None}]
+    second = api.post("/v1/adjudicate/diplomacy", json={**nxt, "orders": {"FRANCE": ["A BEL R PIC"]}})
+    assert second.status_code == 200, second.json()
+    assert "A PIC" in second.json()["next"]["units"]["FRANCE"]
