@@ -34,19 +34,24 @@ for _loc, _nbrs in BOARD.fleet_adj.items():
 SEA_ADJ = {s: COAST_SEAS[s] for s in SEAS}
 
 
-def route_exists(src: str, dst: str, seas) -> bool:
-    """Is there a chain of the given seas from ``src`` to ``dst``?"""
-    frontier = [s for s in COAST_SEAS[src] if s in seas]
+def route_exists(src: str, dst: str, seas: frozenset | set, usable=None) -> bool:
+    """Is there a chain of the given seas from ``src`` to ``dst``, each sea ``usable``?
+
+    Seas are tried in sorted order so that a resolver behind ``usable`` is
+    always asked the same questions in the same order (determinism).
+    """
+    frontier = [s for s in sorted(COAST_SEAS[src] & seas) if usable is None or usable(s)]
     seen = set(frontier)
     dst_seas = COAST_SEAS[dst]
     while frontier:
         s = frontier.pop()
         if s in dst_seas:
             return True
-        for n in SEA_ADJ[s]:
-            if n in seas and n not in seen:
+        for n in sorted(SEA_ADJ[s] & seas):
+            if n not in seen:
                 seen.add(n)
-                frontier.append(n)
+                if usable is None or usable(n):
+                    frontier.append(n)
     return False
 
 
@@ -460,20 +465,7 @@ class Movement:
                 return False
             return all(self.resolve(f) for f in sorted(on_route))
         # 2000: some route of fleets that are not dislodged
-        resolve = self.resolve
-        frontier = [s for s in sorted(COAST_SEAS[src] & fleets) if resolve(s)]
-        seen = set(frontier)
-        dst_seas = COAST_SEAS[dst]
-        while frontier:
-            s = frontier.pop()
-            if s in dst_seas:
-                return True
-            for n in sorted(SEA_ADJ[s] & fleets):
-                if n not in seen:
-                    seen.add(n)
-                    if resolve(n):
-                        frontier.append(n)
-        return False
+        return route_exists(src, dst, fleets, usable=self.resolve)
 
     def _support_count(self, m: Order, exclude_power: str | None = None) -> int:
         n = 0
