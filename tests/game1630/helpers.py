@@ -1,7 +1,7 @@
 """Builders for 1630 test states, and a driver that answers step by step through the engine."""
 from __future__ import annotations
 
-from adjudicator.procedure import Decision, Dice, Outcome, answer, next_step
+from adjudicator.procedure import Decision, Dice, Outcome
 
 
 def card(card_id: str, country: str, value: int) -> dict:
@@ -10,6 +10,9 @@ def card(card_id: str, country: str, value: int) -> dict:
 
 def special(card_id: str, kind: str = "ASSASSIN") -> dict:
     return {"id": card_id, "kind": "SPECIAL", "special": kind}
+
+
+import procedure_driver  # tests/ is on sys.path (its conftest.py)
 
 
 def pile(state: str, *cards: dict) -> dict:
@@ -30,16 +33,8 @@ def label(step) -> str:
 
 
 def drive(procedure, state, script):
-    """``script`` is a list of (expected step label, answer); every answer goes through ``answer``.
-
-    Returns (log, final step).  Fails if a step is not the one the script expects.
-    """
-    log: list = []
-    step = next_step(procedure, state, log)
-    for expected, value in script:
-        assert label(step) == expected, f"after {len(log)} answers expected {expected}, got {label(step)}"
-        log, step = answer(procedure, state, log, value)
-    return log, step
+    """``script`` is a list of (expected step label, answer); returns (log, final step)."""
+    return procedure_driver.drive(procedure, state, script, label)
 
 
 def outcome(procedure, state, script) -> Outcome:
