@@ -586,8 +586,12 @@ class Movement:
                     and not (d.kind == "M" and d.reason is None and opp is None
                              and self.resolve(d.prov))):
                 return "fails", "own unit in the way"  # attack strength 0
-            if opp is not None and self.attack_strength(o) <= self.defend_strength(opp):
-                return "fails", "beaten in head-to-head battle"
+            if opp is not None:
+                attack, defence = self.attack_strength(o), self.defend_strength(opp)
+                if attack < defence:
+                    return "fails", f"beaten in head-to-head battle ({attack} against {defence})"
+                if attack == defence:
+                    return "fails", f"stood off in head-to-head battle ({attack} against {defence})"
             return "fails", "bounced"
         if o.kind == "S":
             if prov not in self.matched:
