@@ -2,7 +2,8 @@
 import marshmallow
 import pytest
 
-from adjudicator.procedure import Decision, Dice, IllegalDecision, InvalidState, Outcome, Procedure, answer, next_step, play
+from adjudicator.procedure import (NO_DEFAULT, Decision, Dice, IllegalDecision, InvalidState, NotYourStep, Outcome,
+                                   Procedure, Sealed, answer, check_answer, next_step, play)
 
 
 class DuelState(marshmallow.Schema):
@@ -33,7 +34,8 @@ def test_replaying_a_log_reaches_the_same_outcome():
 def test_next_step_names_the_participant_choices_and_default():
     step = next_step(DUEL, STATE, [])
     assert step.to_dict() == {"type": "decision", "participant": "red", "question": "fight?",
-                              "choices": [True, False], "default": False, "details": {}}
+                              "choices": [True, False], "default": False, "has_default": True, "details": {},
+                              "bot": False, "private": False}
     assert next_step(DUEL, STATE, [True]).to_dict()["type"] == "dice"
 
 
@@ -61,3 +63,61 @@ def test_bad_state_says_which_field():
     with pytest.raises(InvalidState) as error:
         next_step(DUEL, {"players": "red", "bonus": "x"}, [])
     assert set(error.value.errors) == {"players", "bonus"}
+
+
+# --- what a service needs: who answers, sealed steps, no default, secrets ---------
+
+class BallotState(marshmallow.Schema):
+    players = marshmallow.fields.List(marshmallow.fields.String(), required=True)
+    hands = marshmallow.fields.Dict(load_default=dict)
+
+
+def ballot(state):
+    votes = yield Sealed("ballot", tuple(Decision(p, "ballot", ["yes", "no"], default="no") for p in state["players"]))
+    motion = yield Decision(state["players"][0], "motion", None, default=NO_DEFAULT,
+                            check=lambda a: None if isinstance(a, str) else "a motion is text")
+    return Outcome({"votes": dict(votes), "motion": motion}, state)
+
+
+BALLOT = Procedure("ballot", BallotState, ballot, private_fields=("hands",))
+VOTERS = {"players": ["ann", "bo"], "hands": {"ann": [1, 2], "bo": [3]}}
+
+
+def test_a_decision_is_answered_only_by_its_participant():
+    with pytest.raises(NotYourStep, match="for red, not blue"):
+        answer(DUEL, STATE, [], True, participant="blue")
+    log, _ = answer(DUEL, STATE, [], True, participant="red")
+    assert log == [True]
+    with pytest.raises(NotYourStep):
+        answer(DUEL, STATE, [True], [1, 2], participant="red")  # dice are the service's or the director's
+    assert answer(DUEL, STATE, [True], [1, 2])[0] == [True, [1, 2]]
+
+
+def test_a_sealed_step_takes_each_part_from_its_participant_and_is_recorded_whole():
+    step = next_step(BALLOT, VOTERS, [])
+    assert isinstance(step, Sealed) and step.participants == ("ann", "bo")
+    check_answer(step, "yes", participant="ann")
+    with pytest.raises(IllegalDecision):
+        check_answer(step, "maybe", participant="bo")
+    with pytest.raises(NotYourStep):
+        check_answer(step, "yes", participant="cy")
+    with pytest.raises(NotYourStep):
+        answer(BALLOT, VOTERS, [], {"ann": "yes", "bo": "no"}, participant="ann")
+    with pytest.raises(IllegalDecision, match="maps each of"):
+        answer(BALLOT, VOTERS, [], {"ann": "yes"})
+    assert step.default == {"ann": "no", "bo": "no"}
+    log, nxt = answer(BALLOT, VOTERS, [], {"ann": "yes", "bo": "no"})
+    assert nxt.question == "motion"
+
+
+def test_a_step_without_default_says_so():
+    step = next_step(BALLOT, VOTERS, [{"ann": "yes", "bo": "yes"}])
+    assert not step.has_default and step.to_dict()["has_default"] is False and step.to_dict()["default"] is None
+    _, outcome = answer(BALLOT, VOTERS, [{"ann": "yes", "bo": "yes"}], "adjourn")
+    assert outcome.result == {"votes": {"ann": "yes", "bo": "yes"}, "motion": "adjourn"}
+
+
+def test_private_fields_show_each_viewer_only_its_own_entry():
+    assert BALLOT.redact(VOTERS, "bo")["hands"] == {"bo": [3]}
+    assert BALLOT.redact(VOTERS, None)["hands"] == {}
+    assert VOTERS["hands"] == {"ann": [1, 2], "bo": [3]}  # the state itself is untouched
