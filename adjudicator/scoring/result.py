@@ -72,11 +72,12 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _required(**kwargs: Any) -> dict[str, Any]:
-    return {"required": True,
-            "error_messages": {"required": "missing: a game result needs this field",
-                               "null": "must not be null"},
-            **kwargs}
+def _required(invalid: str | None = None) -> dict[str, Any]:
+    """Field options: required, not null, with messages that read as sentences."""
+    messages = {"required": "missing: a game result needs this field", "null": "must not be null"}
+    if invalid:
+        messages["invalid"] = invalid
+    return {"required": True, "error_messages": messages}
 
 
 class PowerMap(fields.Field):
@@ -122,17 +123,15 @@ class ResultSchema(marshmallow.Schema):
 
     centers = PowerMap(all_powers=True, minimum=0, **_required())
     end = fields.String(validate=validate.OneOf(ENDS, error="must be one of solo, draw, timeout, not {input!r}"),
-                        **_required())
+                        **_required(invalid="must be a string: solo, draw or timeout"))
     draw_members = fields.List(
         fields.String(validate=validate.OneOf(POWERS, error=f"unknown power {{input!r}}; the powers are {_POWER_LIST}"),
                       error_messages={"invalid": "must be a power id (a string)"}),
-        **_required(),
+        **_required(invalid="must be an array of power ids"),
     )
     eliminated_year = PowerMap(all_powers=False, minimum=FIRST_YEAR, **_required())
     year = fields.Integer(strict=True, validate=validate.Range(min=FIRST_YEAR, error=f"must be {FIRST_YEAR} or later"),
-                          **_required(error_messages={"required": "missing: a game result needs this field",
-                                                      "null": "must not be null",
-                                                      "invalid": "must be a whole number"}))
+                          **_required(invalid="must be a whole number"))
 
     @validates_schema
     def _cross_field_rules(self, data: dict[str, Any], **kwargs: Any) -> None:
