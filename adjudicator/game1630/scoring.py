@@ -38,4 +38,8 @@ def run_scoring(state: dict):
     yield  # a generator with no step: scoring needs no decision and no dice
 
 
-SCORING = Procedure("1630.scoring", ScoringState, run_scoring)
+SCORING = Procedure(
+    "1630.scoring", ScoringState, run_scoring, private_fields=("vp_counters", "hands"),
+    summary="One end-of-turn scoring (§7.1): each VP counter scores min(influence, prestige); it has no steps.",
+    participants="nobody is asked: the players named in players are scored; their VP counters and hands "
+                 "are private to each (§2.6)")

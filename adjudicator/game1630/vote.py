@@ -5,20 +5,25 @@ Steps, in order (each a Decision unless said otherwise):
 1. ``country``   caller: a country where they have a pile or can place a named card (5.1.2);
 2. ``placement`` caller: influence cards for that country, before the call (5.2);
 3. ``agenda``    caller: an agenda legal for the country's state (5.3.1, 5.6);
-4. ``placement`` every other player, sealed: cards for that country (5.3.2);
-5. ``ballot``    every participant, secret: RED or BLUE (5.4, 5.7);
+4. ``placement`` one Sealed step of every other player: cards for that country (5.3.2, A-5);
+5. ``ballot``    one Sealed step of every participant: RED or BLUE (5.4, 5.7.3);
 6. ``loss_choice`` each loser whose pile was already declining: the card to remove (5.8.2);
 7. a passed war is resolved by the war engine's own generator (dice steps, §6).
 
-Every player gets step 4 even with nothing to place, and steps 4–5 reveal
-nothing of other players' answers, so the sequence of steps leaks neither
-hands nor ballots (§2.6).
+Every other player is in step 4 even with nothing to place, so the step does
+not tell the table who holds cards for the country; steps 1, 2 and 4 list
+cards of their participant's hand and are private (§2.6).
+
+Nobody may abstain (5.4.2).  A ballot missed at the deadline is the step's
+default ``NO_BALLOT``, which counts as the status quo (5.7.5): BLUE for WAR
+and REARM, the current colour for CHANGE_SIDE, neither colour (and no loss)
+for JOIN_SIDE.  The result lists the ballots cast and, apart, who missed.
 """
 from __future__ import annotations
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from adjudicator.procedure import Decision, Outcome, Procedure
+from adjudicator.procedure import Decision, Outcome, Procedure, Sealed
 
 from .piles import (default_removal, pile_value, place, placeable, placement_refusal, remove_card,
                     removable)
@@ -28,9 +33,11 @@ from .war import run_war
 
 JOIN_SIDE, WAR, REARM, CHANGE_SIDE = "JOIN_SIDE", "WAR", "REARM", "CHANGE_SIDE"
 TIE = "TIE"
-# 5.7.5 (A-29): a JOIN_SIDE ballot missed at the deadline counts for neither colour.
-# It is accepted only as the deadline default: participants may not abstain (5.4.2).
+# 5.7.5 (A-29): the deadline default of a ballot.  Participants may not abstain (5.4.2):
+# a missed ballot is counted as the status quo (neither colour for JOIN_SIDE) and
+# reported in the result's "missed", apart from the ballots cast.
 NO_BALLOT = "NO_BALLOT"
+BALLOTS = (RED, BLUE)
 OPPOSITE = {RED: BLUE, BLUE: RED}
 
 
@@ -104,13 +111,13 @@ def legal_agendas(countries: dict, config: dict, country: str) -> list[dict]:
     return [*wars, *rearm, {"agenda": CHANGE_SIDE}]
 
 
-def status_quo_ballot(agenda: dict, side: str) -> str:
-    """5.7.5: the ballot applied when a participant lets the deadline pass."""
+def status_quo_ballot(agenda: dict, side: str) -> str | None:
+    """5.7.5: the colour a missed ballot counts for; None (neither) for JOIN_SIDE."""
     if agenda["agenda"] in (WAR, REARM):
         return BLUE
     if agenda["agenda"] == CHANGE_SIDE:
         return side
-    return NO_BALLOT
+    return None
 
 
 BALLOT_MEANING = {
@@ -139,7 +146,10 @@ def run_vote(state: dict):
         return Outcome({"called": False, "reason": "A-28: the caller has no pile and no named influence card"},
                        state)
     with_pile = [c for c in options if c in displays[caller]]
-    country = yield Decision(caller, "country", options, default=(with_pile or options)[0])
+    # Private: a country listed without a pile tells of a named card in the caller's hand.
+    country = yield Decision(caller, "country", options, default=(with_pile or options)[0], private=True,
+                             details={"with_pile": with_pile,
+                                      "with_named_card": [c for c in options if c not in with_pile]})
 
     # 2. The caller's own placement, before the call.
     pile, hand = displays[caller].get(country), hands[caller]
@@ -154,8 +164,9 @@ def run_vote(state: dict):
     needs_named = pile is None
     named = [card for card in hand if card["kind"] == INFLUENCE and card["country"] == country]
     default = [default_removal(named)["id"]] if needs_named else []  # the cheapest named card (DEF)
-    chosen = yield Decision(caller, "placement", None, default=default, check=caller_refusal,
-                            details=_placement_details(country, hand, pile, must_place_named=needs_named))
+    chosen = yield Decision(caller, "placement", None, default=default, check=caller_refusal, private=True,
+                            details={**_placement_details(country, hand, pile, must_place_named=needs_named),
+                                     "piles": _piles(displays, players, country)})
     place(displays[caller], hand, country, chosen)
     placements = {caller: list(chosen)}
 
@@ -167,36 +178,40 @@ def run_vote(state: dict):
         check=lambda answer: agenda_refusal(countries, config, country, answer))
     agenda = dict(agenda)
 
-    # 4. Everyone else may place, sealed; placements are revealed together afterwards.
-    sealed = {}
-    for player in clockwise[1:]:
-        own_pile, own_hand = displays[player].get(country), hands[player]
-        sealed[player] = yield Decision(
-            player, "placement", None, default=[],
-            details={**_placement_details(country, own_hand, own_pile), "agenda": agenda},
-            check=lambda answer, h=own_hand, p=own_pile: placement_refusal(answer, h, p, country))
-    for player, chosen in sealed.items():
-        place(displays[player], hands[player], country, chosen)
-        placements[player] = list(chosen)
+    # 4. Everyone else may place, sealed and at once; the placements are revealed together (A-5).
+    others = clockwise[1:]
+    if others:
+        piles_now = _piles(displays, players, country)
+        sealed = yield Sealed("placement", tuple(
+            Decision(player, "placement", None, default=[], private=True,
+                     details={**_placement_details(country, hands[player], displays[player].get(country)),
+                              "agenda": agenda, "caller": caller, "piles": piles_now},
+                     check=lambda answer, h=hands[player], p=displays[player].get(country):
+                         placement_refusal(answer, h, p, country))
+            for player in others))
+        for player in others:
+            chosen = list(sealed[player])
+            place(displays[player], hands[player], country, chosen)
+            placements[player] = chosen
 
-    # 5. Secret ballots of exactly the players with a pile there (5.4.1).
+    # 5. Secret ballots of exactly the players with a pile there (5.4.1), cast at once (5.7.3).
     participants = [p for p in clockwise if country in displays[p]]
     weights = {p: pile_value(displays[p][country]) for p in participants}
     side = countries[country]["side"]
-    missed = status_quo_ballot(agenda, side)
-    ballots = {}
-    for player in participants:
-        details = {"country": country, "agenda": agenda, "weight": weights[player],
-                   "meaning": BALLOT_MEANING[agenda["agenda"]]}
-        if missed == NO_BALLOT:
-            ballots[player] = yield Decision(player, "ballot", None, default=NO_BALLOT, check=_join_side_ballot,
-                                             details={**details, "choices": [RED, BLUE]})
-        else:
-            ballots[player] = yield Decision(player, "ballot", [RED, BLUE], default=missed, details=details)
+    status_quo = status_quo_ballot(agenda, side)
+    details = {"country": country, "agenda": agenda, "side": side, "meaning": BALLOT_MEANING[agenda["agenda"]],
+               "choices": list(BALLOTS), "weights": dict(weights), "if_missed": status_quo}
+    answered = yield Sealed("ballot", tuple(
+        Decision(player, "ballot", None, default=NO_BALLOT, check=_ballot_refusal,
+                 details={**details, "weight": weights[player]})
+        for player in participants))
+    ballots = {p: answered[p] for p in participants if answered[p] in BALLOTS}
+    missed = [p for p in participants if answered[p] == NO_BALLOT]
+    counted = {p: ballots.get(p, status_quo) for p in participants}  # None: counts for neither colour
 
     # Tally (5.7.4): only a strict majority wins.
-    red = sum(weights[p] for p in participants if ballots[p] == RED)
-    blue = sum(weights[p] for p in participants if ballots[p] == BLUE)
+    red = sum(weights[p] for p in participants if counted[p] == RED)
+    blue = sum(weights[p] for p in participants if counted[p] == BLUE)
     winner = RED if red > blue else BLUE if blue > red else TIE
     change = _apply_agenda(countries[country], agenda, winner, config)
 
@@ -204,7 +219,7 @@ def run_vote(state: dict):
     losers = []
     if winner != TIE:
         for player in participants:
-            if ballots[player] in (RED, BLUE) and ballots[player] != winner:
+            if counted[player] is not None and counted[player] != winner:
                 lost = displays[player][country]
                 if lost["state"] == DOMINANT:
                     lost["state"] = DECLINING
@@ -232,7 +247,8 @@ def run_vote(state: dict):
         "called": True, "caller": caller, "country": country, "agenda": agenda,
         "placements": placements,
         "participants": [{"player": p, "weight": weights[p]} for p in participants],
-        "ballots": ballots, "red": red, "blue": blue, "winner": winner,
+        "ballots": ballots, "missed": missed, "counted": counted,
+        "red": red, "blue": blue, "winner": winner,
         "change": change, "losers": losers, "war": war,
     }
     return Outcome(result, state)
@@ -245,15 +261,23 @@ def _placement_details(country, hand, pile, must_place_named=False) -> dict:
             "must_place_named": must_place_named}
 
 
+def _piles(displays: dict, players: list, country: str) -> dict:
+    """Every player's pile in ``country`` as the table sees it (displays are public, §2.6)."""
+    return {p: {"state": displays[p][country]["state"], "value": pile_value(displays[p][country])}
+            for p in players if country in displays[p]}
+
+
 def _default_agenda(legal: list[dict]) -> dict:
     """DEF: at the deadline, the least consequential agenda: JOIN_SIDE or CHANGE_SIDE, never a war."""
     return legal[-1]
 
 
-def _join_side_ballot(answer) -> str | None:
+def _ballot_refusal(answer) -> str | None:
+    """RED or BLUE; NO_BALLOT is the deadline default (the shared shape cannot refuse it to a
+    participant who sends it, and it then counts exactly as a missed ballot)."""
     if answer in (RED, BLUE, NO_BALLOT):
         return None
-    return f"{answer!r} is not one of the legal choices ['RED', 'BLUE']"
+    return f"{answer!r} is not one of the legal choices ['RED', 'BLUE'] (5.7.1: no abstention, no split)"
 
 
 def _apply_agenda(country: dict, agenda: dict, winner: str, config: dict) -> dict | None:
@@ -270,4 +294,10 @@ def _apply_agenda(country: dict, agenda: dict, winner: str, config: dict) -> dic
     return None
 
 
-VOTE = Procedure("1630.vote", VoteState, run_vote)
+VOTE = Procedure(
+    "1630.vote", VoteState, run_vote, private_fields=("hands",), version="2",
+    summary="One vote in one country (§5): the caller's country, placement and agenda, the other players' "
+            "sealed placements, the sealed ballots, the tally, losing effects and any war the vote passes.",
+    participants="the players (seats) named in players: the caller and every other player, who may place "
+                 "cards and then vote if they have a pile in the country; the war dice, if any, are rolled "
+                 "by the service")

@@ -47,10 +47,15 @@ def run_war(state: dict):
     state = load_copy(state)
     config, countries = state["config"], state["countries"]
     names = {ATTACKER: state["attacker"], DEFENDER: state["defender"]}
-    dice = {ATTACKER: (yield Dice("attacker", count=2, sides=6)),
-            DEFENDER: (yield Dice("defender", count=2, sides=6))}
     before = {role: dict(countries[name]) for role, name in names.items()}
     breakdown = {role: modifiers(names[role], before[role], role, config) for role in names}
+    dice = {}
+    for role, other in ((ATTACKER, DEFENDER), (DEFENDER, ATTACKER)):
+        # The roll names its country (and the modifiers it will add) so that whoever rolls or
+        # watches knows what it is for.
+        dice[role] = yield Dice(role.lower(), count=2, sides=6, details={
+            "country": names[role], "role": role, "against": names[other],
+            "modifiers": breakdown[role], "rule": "§6.3: the difference of the two dice, plus the modifiers"})
     difference = {role: abs(dice[role][0] - dice[role][1]) for role in names}
     totals = {role: difference[role] + sum(breakdown[role].values()) for role in names}
 
@@ -99,4 +104,8 @@ def _changes(names: dict, before: dict, countries: dict) -> dict:
     return changes
 
 
-WAR = Procedure("1630.war", WarState, run_war)
+WAR = Procedure(
+    "1630.war", WarState, run_war, version="2",
+    summary="One war between an attacker and a defender (§6): two dice per side, their difference plus "
+            "modifiers, and the prestige, army and ability outcome.",
+    participants="no player answers: the service rolls two dice for the attacker, then two for the defender")

@@ -1,7 +1,7 @@
 """Builders for 1630 test states, and a driver that answers step by step through the engine."""
 from __future__ import annotations
 
-from adjudicator.procedure import Decision, Dice, Outcome
+from adjudicator.procedure import Decision, Dice, Outcome, Sealed
 
 
 def card(card_id: str, country: str, value: int) -> dict:
@@ -27,6 +27,8 @@ def named_pile(owner: str, country: str, values, state: str = "DOMINANT") -> dic
 def label(step) -> str:
     if isinstance(step, Decision):
         return f"{step.participant}:{step.question}"
+    if isinstance(step, Sealed):
+        return f"sealed:{step.question}"
     if isinstance(step, Dice):
         return f"dice:{step.purpose}"
     return "outcome"

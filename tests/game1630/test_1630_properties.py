@@ -1,12 +1,13 @@
 """Properties of the 1630 war and vote engines over generated states (hypothesis)."""
+import json
 from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.game1630 import VOTE, WAR
+from adjudicator.game1630 import SCORING, VOTE, WAR
 from adjudicator.game1630.state import COUNTRIES, INITIAL_COUNTRIES
-from adjudicator.procedure import Decision, Dice, Outcome, answer, next_step
+from adjudicator.procedure import Decision, Dice, Outcome, Sealed, answer, next_step
 
 die = st.integers(min_value=1, max_value=6)
 two_dice = st.lists(die, min_size=2, max_size=2)
@@ -105,10 +106,17 @@ def all_cards(state) -> Counter:
     return found
 
 
+def as_stored(value):
+    """What the service keeps of an answer: its JSON form (lists, string keys)."""
+    return json.loads(json.dumps(value))
+
+
 def choose(step, data):
     """A random legal answer for ``step`` (the default when a random pick is refused)."""
     if isinstance(step, Dice):
         return data.draw(st.lists(die, min_size=step.count, max_size=step.count))
+    if isinstance(step, Sealed):
+        return {d.participant: choose(d, data) for d in step.decisions}
     if step.choices is not None:
         return data.draw(st.sampled_from(list(step.choices)))
     if step.question == "agenda":
@@ -121,14 +129,19 @@ def choose(step, data):
 
 
 def play_out(state, pick, limit=60):
-    """Like ``answer`` in a loop, with one replay per step instead of two (they are slow to run by the hundred)."""
+    """Like ``answer`` in a loop, with one replay per step instead of two (they are slow to run by the hundred).
+
+    Every step and every answer goes through JSON, as the service stores them.
+    """
     log, step = [], next_step(VOTE, state, [])
     while not isinstance(step, Outcome):
         assert len(log) < limit, "the vote did not terminate"
-        value = pick(step)
+        json.dumps(step.to_dict())
+        value = as_stored(pick(step))
         assert step.refusal(value) is None
         log = [*log, value]
         step = next_step(VOTE, state, log)
+    assert as_stored(step.to_dict()) == step.to_dict()  # the outcome is JSON as it stands
     return log, step
 
 
@@ -150,10 +163,15 @@ def test_a_vote_conserves_cards_keeps_pile_rules_and_replays(state, data):
     assert set(weights) == {p for p, piles in after["displays"].items()
                             if result["country"] in piles} | {l["player"] for l in result["losers"]
                                                               if l["effect"] == "REMOVE_ONE_CARD"}
-    assert result["red"] == sum(w for p, w in weights.items() if result["ballots"][p] == "RED")
-    assert result["blue"] == sum(w for p, w in weights.items() if result["ballots"][p] == "BLUE")
+    # every participant either cast a ballot or missed it, never both
+    assert set(result["ballots"]) | set(result["missed"]) == set(weights)
+    assert not set(result["ballots"]) & set(result["missed"])
+    assert set(result["ballots"].values()) <= {"RED", "BLUE"}
+    counted = result["counted"]
+    assert result["red"] == sum(w for p, w in weights.items() if counted[p] == "RED")
+    assert result["blue"] == sum(w for p, w in weights.items() if counted[p] == "BLUE")
     expected_losers = [] if result["winner"] == "TIE" else [
-        p for p in weights if result["ballots"][p] in ("RED", "BLUE") and result["ballots"][p] != result["winner"]]
+        p for p in weights if counted[p] is not None and counted[p] != result["winner"]]
     assert [l["player"] for l in result["losers"]] == expected_losers
     assert (result["war"] is not None) == (result["agenda"]["agenda"] == "WAR" and result["winner"] == "RED")
     for record in after["countries"].values():
@@ -166,30 +184,70 @@ def test_taking_the_default_at_every_decision_always_terminates(state, data):
     def default(step):
         if isinstance(step, Dice):
             return data.draw(st.lists(die, min_size=2, max_size=2))
-        assert step.refusal(step.default) is None  # a default is always a legal answer
+        assert step.has_default and step.refusal(as_stored(step.default)) is None  # a default is a legal answer
         return step.default
 
     log, final = play_out(state, default)
     if final.result["called"]:
-        # the default agenda and the status-quo ballots change nothing and start no war
+        # the default agenda and the missed (status-quo) ballots change nothing and start no war
         assert final.result["war"] is None and final.result["change"] is None
+        assert final.result["ballots"] == {} and len(final.result["missed"]) == len(final.result["participants"])
         assert final.state["countries"] == {c: {**r} for c, r in state["countries"].items()}
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(state=vote_states(), data=st.data())
-def test_no_step_before_the_tally_depends_on_another_players_ballot_or_placement(state, data):
-    """Secret ballots and sealed placements: whatever one player answers, the next player's step is the same."""
+def test_sealed_steps_and_private_details_keep_hands_and_ballots_secret(state, data):
+    """Placements after the call and ballots are each one sealed step; a step listing a hand is private."""
+    loaded = VOTE.load(state)
+    hand_ids = {p: {card["id"] for card in loaded["hands"].get(p, [])} for p in loaded["players"]}
     log, step = [], next_step(VOTE, state, [])
-    while isinstance(step, Decision) and step.question in ("country", "placement", "agenda", "ballot"):
-        nxt = []
-        if step.question in ("placement", "ballot") and (step.question == "ballot" or log):
-            options = [step.default] + ([] if step.choices is None else list(step.choices))
-            for value in options:
-                if step.refusal(value) is None:
-                    nxt.append(next_step(VOTE, state, [*log, value]))
-            following = [s for s in nxt if isinstance(s, Decision) and s.question == step.question
-                         and s.participant != step.participant]
-            if len(following) == len(nxt) and following:
-                assert all(s.to_dict() == following[0].to_dict() for s in following)
-        log, step = answer(VOTE, state, log, choose(step, data))
+    questions = []
+    while not isinstance(step, Outcome):
+        questions.append(step.question if not isinstance(step, Dice) else "dice")
+        for decision in (step.decisions if isinstance(step, Sealed) else [step] if isinstance(step, Decision) else []):
+            if decision.question in ("country", "placement"):
+                assert decision.private
+                assert set(decision.details["placeable"] if decision.question == "placement" else []) \
+                    <= hand_ids[decision.participant]  # only its own cards
+            else:
+                assert not decision.private
+        if isinstance(step, Decision):
+            assert step.question in ("country", "placement", "agenda", "loss_choice")
+        if isinstance(step, Sealed):
+            others = [p for p in loaded["players"] if p != loaded["caller"]]
+            if step.question == "placement":
+                assert set(step.participants) == set(others)
+            else:
+                assert step.question == "ballot"
+        value = as_stored(choose(step, data))
+        log = [*log, value]
+        step = next_step(VOTE, state, log)
+    if step.result["called"]:
+        assert questions.count("ballot") == 1 and questions.count("placement") == 1 + (len(loaded["players"]) > 1)
+        ballot_at = questions.index("ballot")
+        assert all(q in ("loss_choice", "dice") for q in questions[ballot_at + 1:])
+
+
+@settings(max_examples=100, deadline=None)
+@given(pair=st.permutations(COUNTRIES).map(lambda c: c[:2]), a=country_record, d=country_record,
+       dice_a=two_dice, dice_d=two_dice)
+def test_a_war_through_json_always_ends_with_a_json_outcome(pair, a, d, dice_a, dice_d):
+    state = as_stored({"attacker": pair[0], "defender": pair[1], "countries": {pair[0]: a, pair[1]: d}})
+    log, step = [], next_step(WAR, state, [])
+    for roll, role in ((dice_a, pair[0]), (dice_d, pair[1])):
+        assert isinstance(step, Dice) and step.details["country"] == role
+        assert as_stored(step.to_dict()) == step.to_dict()
+        log, step = answer(WAR, state, log, as_stored(roll))
+    assert isinstance(step, Outcome) and as_stored(step.to_dict()) == step.to_dict()
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=vote_states(), data=st.data())
+def test_scoring_ends_at_once_with_a_json_outcome(state, data):
+    counters = {p: data.draw(st.lists(st.sampled_from(COUNTRIES), max_size=4)) for p in state["players"]}
+    scoring_state = as_stored({"players": state["players"], "displays": state["displays"],
+                               "countries": state["countries"], "vp_counters": counters})
+    step = next_step(SCORING, scoring_state, [])
+    assert isinstance(step, Outcome) and as_stored(step.to_dict()) == step.to_dict()
+    assert all(score >= 0 for score in step.result["scores"].values())

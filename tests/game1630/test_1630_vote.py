@@ -2,7 +2,8 @@
 import pytest
 
 from adjudicator.game1630 import VOTE
-from adjudicator.procedure import Decision, Dice, IllegalDecision, Outcome, answer, next_step
+from adjudicator.procedure import (Decision, Dice, IllegalDecision, NotYourStep, Outcome, Sealed, answer,
+                                   check_answer, next_step)
 
 from .helpers import card, drive, label, named_pile, outcome, pile
 
@@ -23,8 +24,9 @@ def script(state, country, agenda, ballots, placements=None, losses=None, dice=(
     placements = placements or {}
     steps = [(f"{caller}:country", country), (f"{caller}:placement", list(caller_placement)),
              (f"{caller}:agenda", agenda)]
-    steps += [(f"{p}:placement", placements.get(p, [])) for p in clockwise[1:]]
-    steps += [(f"{p}:ballot", ballots[p]) for p in clockwise if p in ballots]
+    if clockwise[1:]:
+        steps.append(("sealed:placement", {p: placements.get(p, []) for p in clockwise[1:]}))
+    steps.append(("sealed:ballot", dict(ballots)))
     steps += [(f"{p}:loss_choice", (losses or {})[p]) for p in clockwise if p in (losses or {})]
     steps += [(f"dice:{purpose}", roll) for purpose, roll in zip(("attacker", "defender"), dice)]
     return steps
@@ -41,6 +43,18 @@ def refusal(state, log, value) -> str:
         answer(VOTE, state, log, value)
     assert log == before
     return str(error.value)
+
+
+def part_refusal(state, log, participant, value) -> str:
+    """The reason ``participant``'s part ``value`` of the sealed step after ``log`` is refused,
+    both as the participant's own part and inside the whole answer (the others taking their defaults)."""
+    step = next_step(VOTE, state, log)
+    assert isinstance(step, Sealed)
+    with pytest.raises(IllegalDecision) as own:
+        check_answer(step, value, participant)
+    whole = refusal(state, log, {**step.default, participant: value})
+    assert whole == f"{participant}: {own.value}"
+    return str(own.value)
 
 
 def answers_until(state, steps, stop_label):
@@ -72,7 +86,8 @@ def test_TV_06_tims_england_war_vote():
     state = tv06_state()
     steps = script(state, "ENGLAND", WAR_ON_FRANCE, TV06_BALLOTS)
     log, step = drive(VOTE, state, steps)
-    assert step == Dice("attacker", count=2, sides=6)  # the war passed and is fought at once
+    assert isinstance(step, Dice) and step.purpose == "attacker" and step.count == 2  # the war is fought at once
+    assert (step.details["country"], step.details["against"]) == ("ENGLAND", "FRANCE")
     final = run(state, "ENGLAND", WAR_ON_FRANCE, TV06_BALLOTS, dice=([3, 2], [2, 6]))
     result, after = final.result, final.state
     assert (result["red"], result["blue"], result["winner"]) == (12, 6, "RED")
@@ -171,7 +186,9 @@ def test_TV_05_the_caller_gets_no_placement_step_after_the_call():
     after_call = [name for name, _ in steps[3:]]
     assert "Tim:placement" not in after_call
     log, step = drive(VOTE, state, steps[:3])
-    assert label(step) == "Martin:placement"
+    assert label(step) == "sealed:placement" and step.participants == ("Martin", "Simon", "P4", "P5")
+    with pytest.raises(NotYourStep):
+        check_answer(step, ["Tim-F1"], "Tim")
 
 
 def test_TV_09_voting_scope():
@@ -230,7 +247,7 @@ CALL_CHANGE_SIDE = ["ENGLAND", [], {"agenda": "CHANGE_SIDE"}]
 
 
 def test_TV_16_a_open_card_alone_is_refused():
-    assert "P-10" in refusal(tv16_state(), CALL_CHANGE_SIDE, ["Open 1"])
+    assert "P-10" in part_refusal(tv16_state(), CALL_CHANGE_SIDE, "Simon", ["Open 1"])
 
 
 def test_TV_16_b_named_and_open_card_in_one_step_start_a_pile():
@@ -243,7 +260,7 @@ def test_TV_16_b_named_and_open_card_in_one_step_start_a_pile():
 @pytest.mark.parametrize("placement", [["England 1"], ["Open 1"], ["England 1", "Open 1"]])
 def test_TV_16_c_no_card_onto_a_declining_pile(placement):
     state = tv16_state(named_pile("Simon", "ENGLAND", [2], state="DECLINING"))
-    assert "P-5/P-6" in refusal(state, CALL_CHANGE_SIDE, placement)
+    assert "P-5/P-6" in part_refusal(state, CALL_CHANGE_SIDE, "Simon", placement)
 
 
 def test_TV_18_declining_pile_blocks_new_cards_but_still_votes():
@@ -252,8 +269,8 @@ def test_TV_18_declining_pile_blocks_new_cards_but_still_votes():
                         "Simon": {"ENGLAND": pile("DECLINING", card("England 2", "ENGLAND", 2))}},
                        hands={"Simon": [card("England 3", "ENGLAND", 3)]}, countries={"ENGLAND": {"side": "RED"}})
     step = next_step(VOTE, state, CALL_CHANGE_SIDE)
-    assert label(step) == "Simon:placement" and step.details["placeable"] == []
-    assert "P-5/P-6" in refusal(state, CALL_CHANGE_SIDE, ["England 3"])
+    assert label(step) == "sealed:placement" and step.decision_for("Simon").details["placeable"] == []
+    assert "P-5/P-6" in part_refusal(state, CALL_CHANGE_SIDE, "Simon", ["England 3"])
     final = run(state, "ENGLAND", {"agenda": "CHANGE_SIDE"}, {"Tim": "RED", "Simon": "RED"})
     assert {"player": "Simon", "weight": 2} in final.result["participants"]
 
@@ -370,7 +387,7 @@ def test_TV_28_war_legality(attacker, target, unrest, rule):
     agenda = {"agenda": "WAR", "target": target}
     if rule is None:
         log, step = answer(VOTE, state, [attacker, []], agenda)
-        assert label(step) == "B:placement" and step.details["agenda"] == agenda
+        assert label(step) == "sealed:placement" and step.decision_for("B").details["agenda"] == agenda
         assert agenda in next_step(VOTE, state, [attacker, []]).details["legal"]
     else:
         assert rule in refusal(state, [attacker, []], agenda)
@@ -430,11 +447,33 @@ def test_TV_38_c_declining_pile_may_call_but_not_place():
 def test_missing_join_side_ballot_counts_for_neither_colour_and_is_no_loss():
     state = three_players("DENMARK", {"A": 4, "B": 3, "C": 2})
     steps = script(state, "DENMARK", {"agenda": "JOIN_SIDE"}, {"A": "RED", "B": "BLUE", "C": "BLUE"})
-    step = next_step(VOTE, state, answers_until(state, steps, "B:ballot"))
+    step = next_step(VOTE, state, answers_until(state, steps, "sealed:ballot")).decision_for("B")
     assert step.choices is None and step.default == "NO_BALLOT" and step.details["choices"] == ["RED", "BLUE"]
+    assert step.details["if_missed"] is None
     final = run(state, "DENMARK", {"agenda": "JOIN_SIDE"}, {"A": "RED", "B": step.default, "C": "BLUE"})
     assert (final.result["red"], final.result["blue"], final.result["winner"]) == (4, 2, "RED")
     assert [loser["player"] for loser in final.result["losers"]] == ["C"]
+    assert final.result["ballots"] == {"A": "RED", "C": "BLUE"} and final.result["missed"] == ["B"]
+    assert final.result["counted"] == {"A": "RED", "B": None, "C": "BLUE"}
+
+
+def test_a_cast_ballot_and_a_missed_one_for_the_same_colour_are_told_apart():
+    """5.4.2: nobody may abstain; 5.7.5: a missed WAR ballot counts as peace (BLUE), but the
+    result still says who voted BLUE and who let the deadline pass."""
+    final = run(tv06_state(), "ENGLAND", WAR_ON_FRANCE, {"Tim": "RED", "Martin": "NO_BALLOT", "Simon": "BLUE"})
+    result = final.result
+    assert result["ballots"] == {"Tim": "RED", "Simon": "BLUE"} and result["missed"] == ["Martin"]
+    assert result["counted"] == {"Tim": "RED", "Martin": "BLUE", "Simon": "BLUE"}
+    assert (result["red"], result["blue"], result["winner"]) == (7, 11, "BLUE")
+    # a status-quo ballot is a ballot: the missed player is on the winning side here, and Tim loses
+    assert result["losers"] == [{"player": "Tim", "effect": "TURN_DECLINING"}] and result["war"] is None
+
+
+def test_a_missed_status_quo_ballot_can_lose():
+    final = run(tv06_state(), "ENGLAND", WAR_ON_FRANCE, {"Tim": "RED", "Martin": "RED", "Simon": "NO_BALLOT"},
+                dice=([3, 2], [2, 6]))
+    assert final.result["missed"] == ["Simon"] and final.result["winner"] == "RED"
+    assert final.result["losers"] == [{"player": "Simon", "effect": "TURN_DECLINING"}]
 
 
 @pytest.mark.parametrize("agenda, side, expected", [
@@ -446,8 +485,13 @@ def test_missing_ballot_defaults_to_the_status_quo(agenda, side, expected):
     if side == "BLUE":
         state["countries"]["FRANCE"]["side"] = "RED"
     steps = script(state, "ENGLAND", agenda, {"A": "RED", "B": "RED"})
-    step = next_step(VOTE, state, answers_until(state, steps, "A:ballot"))
-    assert step.choices == ["RED", "BLUE"] and step.default == expected
+    step = next_step(VOTE, state, answers_until(state, steps, "sealed:ballot"))
+    assert step.default == {"A": "NO_BALLOT", "B": "NO_BALLOT"}
+    for decision in step.decisions:
+        assert decision.details["choices"] == ["RED", "BLUE"] and decision.details["if_missed"] == expected
+    final = run(state, "ENGLAND", agenda, step.default)
+    assert final.result["counted"] == {"A": expected, "B": expected} and final.result["missed"] == ["A", "B"]
+    assert final.result["ballots"] == {} and final.result["losers"] == [] and final.result["change"] is None
 
 
 def test_the_agenda_default_is_never_a_war():
@@ -456,30 +500,55 @@ def test_the_agenda_default_is_never_a_war():
     assert WAR_ON_FRANCE in step.details["legal"] and step.default == {"agenda": "CHANGE_SIDE"}
 
 
-def test_a_ballot_step_reveals_nothing_of_earlier_ballots():
+def test_the_ballots_are_one_sealed_step_of_exactly_the_participants():
     state = tv06_state()
-    before = answers_until(state, script(state, "ENGLAND", WAR_ON_FRANCE, TV06_BALLOTS), "Tim:ballot")
-    seen = {colour: next_step(VOTE, state, [*before, colour]).to_dict() for colour in ("RED", "BLUE")}
-    assert seen["RED"] == seen["BLUE"] and seen["RED"]["participant"] == "Martin"
-    seen = {colours: next_step(VOTE, state, [*before, *colours]).to_dict()
-            for colours in (("RED", "RED"), ("BLUE", "RED"), ("RED", "BLUE"))}
-    assert len({repr(step) for step in seen.values()}) == 1
+    step = next_step(VOTE, state, answers_until(state, script(state, "ENGLAND", WAR_ON_FRANCE, TV06_BALLOTS),
+                                                "sealed:ballot"))
+    assert isinstance(step, Sealed) and step.question == "ballot" and step.participants == ("Tim", "Martin", "Simon")
+    assert step.to_dict()["type"] == "sealed"
+    for decision in step.decisions:  # weights and displays are public (§2.6): nothing private here
+        assert not decision.private and decision.details["weights"] == {"Tim": 7, "Martin": 5, "Simon": 6}
+        assert decision.details["meaning"] == {"RED": "war", "BLUE": "peace"}
+    check_answer(step, "BLUE", "Simon")
+    with pytest.raises(NotYourStep):
+        check_answer(step, "RED", "P4")
+    with pytest.raises(NotYourStep):  # a participant gives only its own part; the service records the whole
+        answer(VOTE, state, answers_until(state, script(state, "ENGLAND", WAR_ON_FRANCE, TV06_BALLOTS),
+                                          "sealed:ballot"), TV06_BALLOTS, participant="Tim")
 
 
-def test_a_placement_step_reveals_nothing_of_earlier_sealed_placements():
+def test_the_placements_after_the_call_are_one_sealed_private_step():
+    """Every other player is asked, even with nothing to place, so the step does not tell the
+    table who holds cards for the country; each part lists only its own participant's cards."""
     state = tv05_state()
-    before = ["ENGLAND", [], {"agenda": "CHANGE_SIDE"}]
-    assert next_step(VOTE, state, [*before, []]) == next_step(VOTE, state, [*before, ["Martin-E5"]])
+    step = next_step(VOTE, state, ["ENGLAND", [], {"agenda": "CHANGE_SIDE"}])
+    assert isinstance(step, Sealed) and step.participants == ("Martin", "Simon", "P4", "P5")
+    assert step.default == {"Martin": [], "Simon": [], "P4": [], "P5": []}
+    placeable = {d.participant: d.details["placeable"] for d in step.decisions}
+    assert placeable == {"Martin": ["Martin-E5"], "Simon": [], "P4": ["P4-E3"], "P5": []}
+    assert all(d.private for d in step.decisions)
+    assert step.decisions[0].details["piles"] == {"Tim": {"state": "DOMINANT", "value": 5},
+                                                  "Simon": {"state": "DOMINANT", "value": 6}}
+    check_answer(step, ["P4-E3"], "P4")
+    assert "not in your hand" in part_refusal(state, ["ENGLAND", [], {"agenda": "CHANGE_SIDE"}], "P5", ["P4-E3"])
 
 
-def test_every_other_player_gets_a_placement_step_even_with_an_empty_hand():
-    """So that the sequence of steps does not tell the table who holds cards for the country."""
+def test_the_callers_steps_that_show_the_hand_are_private():
     state = tv05_state()
-    labels = [name for name, _ in script(state, "ENGLAND", {"agenda": "CHANGE_SIDE"}, {})]
-    log, step = drive(VOTE, state, [(name, value) for name, value in
-                                    script(state, "ENGLAND", {"agenda": "CHANGE_SIDE"}, {})])
-    assert labels[3:] == ["Martin:placement", "Simon:placement", "P4:placement", "P5:placement"]
-    assert label(step) == "Tim:ballot"
+    country = next_step(VOTE, state, [])
+    assert country.private and country.details == {"with_pile": ["ENGLAND"], "with_named_card": ["FRANCE"]}
+    placement = next_step(VOTE, state, ["ENGLAND"])
+    assert placement.private and placement.details["placeable"] == ["Tim-E2"]
+    agenda = next_step(VOTE, state, ["ENGLAND", []])
+    assert not agenda.private
+
+
+def test_hands_are_the_private_field():
+    state = tv05_state()
+    assert VOTE.private_fields == ("hands",)
+    assert VOTE.redact(state, "P4")["hands"] == {"P4": state["hands"]["P4"]}
+    final = run(state, "ENGLAND", {"agenda": "CHANGE_SIDE"}, {"Tim": "RED", "Simon": "RED"})
+    assert set(VOTE.redact(final.state, None)["hands"]) == set()
 
 
 @pytest.mark.parametrize("log, bad, reason", [
@@ -491,10 +560,16 @@ def test_every_other_player_gets_a_placement_step_even_with_an_empty_hand():
     (["ENGLAND", []], {"agenda": "JOIN_SIDE"}, "5.3.1"),
     (["ENGLAND", []], {"agenda": "CHANGE_SIDE", "target": "FRANCE"}, "only a WAR agenda"),
     (["ENGLAND", []], "CHANGE_SIDE", "an agenda is"),
-    (["ENGLAND", [], {"agenda": "CHANGE_SIDE"}, [], [], [], []], "GREEN", "legal choices"),
-    (["ENGLAND", [], {"agenda": "CHANGE_SIDE"}, [], [], [], []], None, "legal choices"),
+    (["ENGLAND", [], {"agenda": "CHANGE_SIDE"}, dict.fromkeys(["Martin", "Simon", "P4", "P5"], [])],
+     {"Tim": "GREEN", "Simon": "RED"}, "Tim: 'GREEN' is not one of the legal choices"),
+    (["ENGLAND", [], {"agenda": "CHANGE_SIDE"}, dict.fromkeys(["Martin", "Simon", "P4", "P5"], [])],
+     {"Tim": None, "Simon": "RED"}, "Tim: None is not one of the legal choices"),
+    (["ENGLAND", [], {"agenda": "CHANGE_SIDE"}, dict.fromkeys(["Martin", "Simon", "P4", "P5"], [])],
+     {"Tim": "RED"}, "maps each of ['Tim', 'Simon']"),
+    (["ENGLAND", [], {"agenda": "CHANGE_SIDE"}], {"Martin": ["Martin-E5"]}, "maps each of"),
 ], ids=["country", "placement-not-a-list", "placement-twice", "placement-not-yours", "agenda-no-target",
-        "agenda-join-side-aligned", "agenda-target-on-change-side", "agenda-not-a-dict", "ballot-green", "ballot-none"])
+        "agenda-join-side-aligned", "agenda-target-on-change-side", "agenda-not-a-dict", "ballot-green", "ballot-none",
+        "ballot-part-missing", "placement-part-missing"])
 def test_illegal_answers_are_refused_with_a_reason_and_change_nothing(log, bad, reason):
     state = tv05_state()
     assert reason in refusal(state, log, bad)

@@ -19,8 +19,15 @@ def war(attacker, defender, attacker_dice, defender_dice, **countries):
 
 def test_the_war_asks_for_two_dice_per_side_and_rolls_none_itself():
     state = {"attacker": "FRANCE", "defender": "SPAIN"}
-    assert next_step(WAR, state, []) == Dice("attacker", count=2, sides=6)
-    assert next_step(WAR, state, [[1, 1]]) == Dice("defender", count=2, sides=6)
+    first, second = next_step(WAR, state, []), next_step(WAR, state, [[1, 1]])
+    assert (first.purpose, first.count, first.sides, first.roller) == ("attacker", 2, 6, None)
+    assert (second.purpose, second.count, second.sides) == ("defender", 2, 6)
+    # each roll names its country, the other side and the modifiers it will add (§6.2)
+    assert first.details == {"country": "FRANCE", "role": "ATTACKER", "against": "SPAIN",
+                             "modifiers": {"military_ability": 1},
+                             "rule": "§6.3: the difference of the two dice, plus the modifiers"}
+    assert (second.details["country"], second.details["against"]) == ("SPAIN", "FRANCE")
+    assert second.details["modifiers"] == {"military_ability": 1}
 
 
 def test_TV_10_dice_difference_not_sum():
