@@ -256,16 +256,19 @@ def _schema_instance(schema: type[marshmallow.Schema]) -> marshmallow.Schema:
     return schema()
 
 
-def next_step(procedure: Procedure, state: Mapping[str, Any], log: Sequence[Any]) -> Step:
-    """Replay ``log`` (one answer per step so far) and return what comes next.
+def replay(procedure: Procedure, state: Mapping[str, Any], log: Sequence[Any]) -> list[Step]:
+    """Replay ``log`` and return every step met: the step each answer was given
+    to, then what comes next (``len(log) + 1`` steps; the last may be the Outcome).
 
     Raises :class:`IllegalDecision` if an answer in the log is not accepted by
     its step, or if the log goes on after the outcome.
     """
     run = procedure.run(procedure.load(state))
+    steps: list[Step] = []
     try:
         step = next(run)
         for index, value in enumerate(log):
+            steps.append(step)
             reason = step.refusal(value)
             if reason is not None:
                 raise IllegalDecision(f"log entry {index} ({_label(step)}): {reason}")
@@ -274,10 +277,15 @@ def next_step(procedure: Procedure, state: Mapping[str, Any], log: Sequence[Any]
             except StopIteration as stop:
                 if index + 1 < len(log):
                     raise IllegalDecision(f"log entry {index + 1}: the procedure is already over") from None
-                return _outcome(procedure, stop)
+                return [*steps, _outcome(procedure, stop)]
     except StopIteration as stop:
-        return _outcome(procedure, stop)
-    return step
+        return [*steps, _outcome(procedure, stop)]
+    return [*steps, step]
+
+
+def next_step(procedure: Procedure, state: Mapping[str, Any], log: Sequence[Any]) -> Step:
+    """Replay ``log`` (one answer per step so far) and return what comes next."""
+    return replay(procedure, state, log)[-1]
 
 
 def _outcome(procedure: Procedure, stop: StopIteration) -> Outcome:

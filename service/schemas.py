@@ -118,6 +118,7 @@ class ProblemSchema(Schema):
     instance = fields.String()
     errors = fields.Dict()
     orders = fields.List(fields.Dict())
+    open_step = fields.Integer()
 
 
 class HealthSchema(Schema):

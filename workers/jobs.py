@@ -1,36 +1,37 @@
-"""The RQ jobs.  Both are idempotent per (game, phase number): running one twice,
-or two at once, adjudicates the phase once (see workers.state)."""
+"""The RQ jobs.  A job names only ``(table, id, seq)`` and is idempotent per step:
+running one twice, or two at once, takes the step once (see ``workers.store``)."""
 from __future__ import annotations
 
 import os
 
-from .state import Store
+from .store import Store
 
-_store: Store | None = None
+_tables: dict | None = None
 
 
-def store() -> Store:
-    global _store
-    if _store is None:
-        _store = Store(os.environ["REDIS_URL"])
-    return _store
+def tables() -> dict:
+    """The tables by name, on one Store per worker process."""
+    global _tables
+    if _tables is None:
+        from .games import Games
+        from .resolutions import Resolutions
+
+        store = Store(os.environ["REDIS_URL"])
+        _tables = {"game": Games(store), "resolution": Resolutions(store)}
+    return _tables
 
 
 def _stall() -> float:
-    # Fault injection used by the end-to-end test that kills a worker in the
-    # middle of an adjudication; unset in normal operation.
+    # Fault injection used by the end-to-end tests that kill a worker in the
+    # middle of a step; unset in normal operation.
     return float(os.environ.get("ADJ_FAULT_STALL_SECONDS") or 0)
 
 
-def adjudicate_phase(gid: str, seq: int) -> str:
-    """Adjudicate a phase that was closed early (all ready, director, nothing to order)."""
-    return store().adjudicate(gid, seq, stall=_stall())
+def advance(table: str, tid: str, seq: int) -> str:
+    """Take step ``seq`` of a table that needs nobody now (a closed phase, server dice, a bot)."""
+    return tables()[table].advance(tid, seq, stall=_stall())
 
 
-def on_deadline(gid: str, seq: int, deadline: int) -> str:
-    """Scheduled for a phase's deadline: close the phase if that deadline is still
-    current, then adjudicate it.  A superseded deadline (extended, paused, closed
-    early) makes this a no-op."""
-    if not store().close_at_deadline(gid, seq, deadline):
-        return "noop: deadline superseded or phase waits for missing orders"
-    return store().adjudicate(gid, seq, stall=_stall())
+def on_deadline(table: str, tid: str, seq: int, deadline: int) -> str:
+    """Scheduled for a step's deadline; a superseded deadline makes it a no-op."""
+    return tables()[table].on_deadline(tid, seq, deadline, stall=_stall())

@@ -36,3 +36,13 @@ def ready(gid: str, seq: int) -> str:
 def history(gid: str) -> str:
     """LIST: JSON record of every adjudicated phase, oldest first."""
     return f"{PREFIX}:game:{gid}:history"
+
+
+def resolution(rid: str) -> str:
+    """HASH: a resolution's record: kind, state, log, current step, clock, dice commitment."""
+    return f"{PREFIX}:res:{rid}"
+
+
+def resolution_tokens(rid: str) -> str:
+    """HASH: sha256(participant token) -> participant id."""
+    return f"{PREFIX}:res:{rid}:tokens"

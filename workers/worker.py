@@ -5,7 +5,7 @@ adjudication takes milliseconds, a fork per job would cost more than the
 job).  If the process dies mid-job, the job stays in RQ's StartedJobRegistry
 until its heartbeat expires; the next worker's maintenance pass then retries
 it (every job is enqueued with ``Retry``) and the per-phase state transition
-in ``workers.state`` makes the re-run adjudicate the phase exactly once.
+in ``workers.store`` makes the re-run take the step exactly once.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import redis
 from rq import Queue, SimpleWorker
 
 from . import keys
-from .state import JOB_TIMEOUT
+from .store import JOB_TIMEOUT
 
 
 class AdjudicationWorker(SimpleWorker):

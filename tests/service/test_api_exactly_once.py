@@ -11,7 +11,8 @@ from rq import Queue, Retry
 from svc_stack import wait_for
 from gamekit import new_game
 from workers import keys
-from workers.state import Store
+from workers.games import Games
+from workers.store import Store
 from workers.worker import AdjudicationWorker
 
 
@@ -24,14 +25,14 @@ def test_racing_adjudications_commit_once(api, stack, redis_url, monkeypatch):
         game.submit("FRANCE", ["A PAR - BUR"])
         assert game.director_action("adjudicate").json()["status"] == "adjudicating"
         q = Queue(keys.QUEUE, connection=redis.Redis.from_url(redis_url))
-        q.enqueue("workers.jobs.adjudicate_phase", game.id, 1, job_id=f"race-{game.id}", retry=Retry(max=1))
-        store = Store(redis_url)
+        q.enqueue("workers.jobs.advance", "game", game.id, 1, job_id=f"race-{game.id}", retry=Retry(max=1))
+        store = Games(Store(redis_url))
         barrier = threading.Barrier(4)
         outcomes = []
 
         def run():
             barrier.wait()
-            outcomes.append(store.adjudicate(game.id, 1))
+            outcomes.append(store.advance(game.id, 1))
 
         threads = [threading.Thread(target=run) for _ in range(4)]
         for t in threads:
@@ -47,13 +48,13 @@ def test_racing_adjudications_commit_once(api, stack, redis_url, monkeypatch):
         finally:  # the worker installs its own Ctrl-C handlers in this process
             for sig, handler in handlers.items():
                 signal.signal(sig, handler)
-        for job_id in (f"adjudicate-{game.id}-1", f"race-{game.id}"):
+        for job_id in (f"advance-game-{game.id}-1", f"race-{game.id}"):
             assert q.fetch_job(job_id).return_value().startswith("noop"), job_id
         assert [h["phase"] for h in game.history()] == ["S1901M"]
         assert game.state()["phase"] == "F1901M"
         # a late re-run of the deadline job for the old phase is a no-op too
         assert store.close_at_deadline(game.id, 1, 0) is False
-        assert store.adjudicate(game.id, 1).startswith("noop")
+        assert store.advance(game.id, 1).startswith("noop")
         assert len(game.history()) == 1
     finally:
         stack.start("worker")

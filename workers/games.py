@@ -1,8 +1,7 @@
-"""The Redis state model of a game, shared by the HTTP service and the workers.
+"""Diplomacy games: the table whose steps are phases, on the machinery of ``workers.store``.
 
-Every change of a game is one Redis transaction (WATCH the game hash, read,
-check, MULTI, write, EXEC; retried when another client changed the game in
-between).  The phase moves through
+Every change of a game is one transaction of :meth:`Store.transact` on the
+game hash.  The phase moves through
 
     open --(deadline / all ready / director)--> adjudicating --(commit)--> open (next phase)
 
@@ -20,60 +19,15 @@ without its job or an open phase without its deadline.
 """
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
-import math
-import os
 import secrets
 import time
-import uuid
-from datetime import datetime, timezone
-
-import redis
-from rq import Queue, Retry
-from rq.job import Job
-from rq.registry import ScheduledJobRegistry
 
 from . import keys
+from .store import Clock, Conflict, Forbidden, Invalid, NotFound, Unauthorized, hash_token, iso, loads, new_id, new_token
 
-JOB_TIMEOUT = int(os.environ.get("ADJ_JOB_TIMEOUT", "60"))
-JOB_RETRIES = 3
-CANCELLED_JOB_TTL = 600  # seconds a superseded deadline job's hash is kept
 DEFAULT_DEADLINES = {"first_movement": 35 * 60, "movement": 20 * 60, "retreat": 5 * 60, "adjustment": 5 * 60}
 PHASE_KINDS = {"M": "movement", "R": "retreat", "A": "adjustment"}
-
-
-class GameError(Exception):
-    """A request the game cannot accept; ``status`` is the HTTP status it maps to."""
-
-    status = 400
-    title = "Bad request"
-
-    def __init__(self, detail: str, **extra):
-        super().__init__(detail)
-        self.detail = detail
-        self.extra = extra
-
-
-class NotFound(GameError):
-    status, title = 404, "Not found"
-
-
-class Unauthorized(GameError):
-    status, title = 401, "Missing or unknown token"
-
-
-class Forbidden(GameError):
-    status, title = 403, "Not allowed"
-
-
-class Conflict(GameError):
-    status, title = 409, "Not possible in the game's current state"
-
-
-class Invalid(GameError):
-    status, title = 422, "Invalid content"
 
 
 def engine():
@@ -82,51 +36,20 @@ def engine():
     return diplomacy
 
 
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+class Games(Clock):
+    """All reads and writes of Diplomacy games."""
 
+    table = "game"
 
-def iso(ts: float | None) -> str | None:
-    if ts is None:
-        return None
-    return datetime.fromtimestamp(ts, timezone.utc).isoformat().replace("+00:00", "Z")
+    def __init__(self, store):
+        super().__init__(store)
+        self.r = store.r
 
+    def key(self, gid: str) -> str:
+        return keys.game(gid)
 
-def _loads(value: str | None, default=None):
-    return default if value in (None, "") else json.loads(value)
-
-
-class Store:
-    """All reads and writes of game state."""
-
-    def __init__(self, url: str):
-        self.url = url
-        self.r = redis.Redis.from_url(url, decode_responses=True)
-        self.queue = Queue(keys.QUEUE, connection=redis.Redis.from_url(url))
-
-    # ----------------------------------------------------------------- helpers
-    def _transact(self, watch: list[str], body):
-        """Run ``body(pipe)`` under WATCH ``watch``; ``body`` reads, calls
-        ``pipe.multi()``, queues writes and returns the result.  Retried when a
-        watched key changed before EXEC."""
-        for _ in range(100):
-            with self.r.pipeline() as pipe:
-                try:
-                    pipe.watch(*watch)
-                    result = body(pipe)
-                    if pipe.explicit_transaction:
-                        pipe.execute()
-                    return result
-                except redis.WatchError:
-                    continue
-        raise Conflict("the game is changing too fast; try again")
-
-    @staticmethod
-    def _game(pipe, gid: str) -> dict:
-        g = pipe.hgetall(keys.game(gid))
-        if not g:
-            raise NotFound(f"there is no game '{gid}'")
-        return g
+    def _game(self, pipe, gid: str) -> dict:
+        return self.store.record(pipe, keys.game(gid), self.what(gid))
 
     def player_for(self, gid: str, token: str | None) -> dict:
         """The player holding ``token`` in game ``gid`` (401 if none)."""
@@ -134,36 +57,11 @@ class Store:
             raise NotFound(f"there is no game '{gid}'")
         if not token:
             raise Unauthorized("this needs a player token: send 'Authorization: Bearer <token>'")
-        pid = self.r.hget(keys.tokens(gid), hash_token(token))
-        if pid is None:
-            raise Unauthorized(f"the token is not a player token of game '{gid}'")
+        pid = self.store.holder(keys.tokens(gid), token, f"a player of game '{gid}'")
         return json.loads(self.r.hget(keys.players(gid), pid))
 
     def check_director(self, g: dict, token: str | None) -> None:
-        if not token:
-            raise Unauthorized("this needs the director token: send 'Authorization: Bearer <token>'")
-        if not hmac.compare_digest(g["director"], hash_token(token)):
-            raise Forbidden(f"only the director of game '{g['id']}' may do this")
-
-    def _enqueue_adjudication(self, pipe, gid: str, seq: int) -> None:
-        self.queue.enqueue("workers.jobs.adjudicate_phase", gid, seq, job_id=f"adjudicate-{gid}-{seq}",
-                           retry=Retry(max=JOB_RETRIES), job_timeout=JOB_TIMEOUT, pipeline=pipe)
-
-    def _schedule_deadline(self, pipe, gid: str, seq: int, deadline: int) -> str:
-        job_id = f"deadline-{gid}-{seq}-{deadline}-{uuid.uuid4().hex[:6]}"
-        self.queue.enqueue_at(datetime.fromtimestamp(deadline, timezone.utc), "workers.jobs.on_deadline",
-                              gid, seq, deadline, job_id=job_id, retry=Retry(max=JOB_RETRIES),
-                              job_timeout=JOB_TIMEOUT, pipeline=pipe)
-        return job_id
-
-    def _cancel_deadline(self, pipe, g: dict) -> None:
-        """Take the phase's deadline job off RQ's schedule.  Its job hash is left to
-        expire rather than deleted: the job may already be queued or running, and
-        then it finds its deadline superseded and does nothing."""
-        job_id = g.get("deadline_job")
-        if job_id:
-            ScheduledJobRegistry(keys.QUEUE, connection=self.queue.connection).remove(job_id, pipeline=pipe)
-            pipe.expire(Job.key_for(job_id), CANCELLED_JOB_TTL)
+        self.store.check_director(g, token, self.what(g["id"]))
 
     @staticmethod
     def _full(g: dict, position: dict) -> dict:
@@ -174,11 +72,11 @@ class Store:
         """Queue (after MULTI) the writes that close the current phase and, unless
         the caller adjudicates it itself, enqueue its adjudication job."""
         gid, seq = g["id"], int(g["seq"])
-        self._cancel_deadline(pipe, g)
+        self.store.cancel_deadline(pipe, g)
         pipe.hset(keys.game(gid), mapping={"status": "adjudicating", "closed_by": reason, "attempts": 0,
                                              "deadline_job": "", "waiting": ""})
         if enqueue:
-            self._enqueue_adjudication(pipe, gid, seq)
+            self.store.enqueue_advance(pipe, self.table, gid, seq)
 
     def _open_phase(self, pipe, g: dict, seq: int, position: dict, seated: list[str]) -> None:
         """Queue (after MULTI) the writes that open phase number ``seq`` at ``position``."""
@@ -191,15 +89,14 @@ class Store:
                   "to_order": json.dumps(to_order), "attempts": 0, "waiting": "", "remaining": "",
                   "opened_at": time.time()}
         if to_order:
-            deadline = math.ceil(time.time() + length)
-            fields |= {"status": "open", "closed_by": "", "deadline": deadline,
-                       "deadline_job": self._schedule_deadline(pipe, gid, seq, deadline)}
+            fields |= {"status": "open", "closed_by": "",
+                       **self.store.deadline_fields(pipe, self.table, gid, seq, length)}
             pipe.hset(keys.game(gid), mapping=fields)
         else:  # only powers without a player would order: nothing to wait for
             fields |= {"status": "adjudicating", "closed_by": "no player has anything to order",
                        "deadline": "", "deadline_job": ""}
             pipe.hset(keys.game(gid), mapping=fields)
-            self._enqueue_adjudication(pipe, gid, seq)
+            self.store.enqueue_advance(pipe, self.table, gid, seq)
 
     # ----------------------------------------------------------------- games
     def create_game(self, spec: dict) -> tuple[dict, str]:
@@ -211,8 +108,8 @@ class Store:
             engine().powers_to_order({**engine().initial_position(spec["variant"]), "rules": rules})
         except engine().RequestError as e:
             raise Invalid(f"body.{e.field}: {e}" if getattr(e, "field", None) else f"body.rules: {e}")
-        gid = uuid.uuid4().hex[:12]
-        token = secrets.token_urlsafe(24)
+        gid = new_id()
+        token = new_token()
         settings = {"deadlines": DEFAULT_DEADLINES | spec.get("deadlines", {}),
                     "assignment": spec["assignment"], "missed_orders": spec["missed_orders"],
                     "seats": len(info["players"])}
@@ -224,7 +121,7 @@ class Store:
         return self.public_state(gid), token
 
     def join(self, gid: str, name: str, power: str | None) -> tuple[dict, str]:
-        token = secrets.token_urlsafe(24)
+        token = new_token()
 
         def body(pipe):
             g = self._game(pipe, gid)
@@ -260,7 +157,7 @@ class Store:
                 self._start(pipe, g, players)
             return player
 
-        player = self._transact([keys.game(gid), keys.players(gid)], body)
+        player = self.store.transact([keys.game(gid), keys.players(gid)], body)
         return self.player_view(gid, player["id"]), token
 
     def _start(self, pipe, g: dict, players: list[dict]) -> None:
@@ -290,7 +187,7 @@ class Store:
             pipe.multi()
             self._start(pipe, g, players)
 
-        self._transact([keys.game(gid), keys.players(gid)], body)
+        self.store.transact([keys.game(gid), keys.players(gid)], body)
         return self.public_state(gid)
 
     # ----------------------------------------------------------------- reading
@@ -314,7 +211,7 @@ class Store:
             "id": gid, "name": g.get("name", ""), "variant": g["variant"], "rules": rules,
             "deadlines": settings["deadlines"], "assignment": settings["assignment"],
             "missed_orders": settings["missed_orders"], "seats": settings["seats"],
-            "status": g["status"], "created_at": iso(float(g["created_at"])),
+            "status": g["status"], "created_at": iso(g["created_at"]),
             "players": [{"id": p["id"], "name": p["name"], "powers": p["powers"]} for p in self._players(gid)],
             "phase": g["phase"] or None, "seq": seq, "deadline": None, "remaining_seconds": None,
             "position": None, "to_order": [], "submitted": [], "ready": [], "winner": g.get("winner") or None,
@@ -327,7 +224,7 @@ class Store:
                 "to_order": json.loads(g["to_order"]),
                 "submitted": sorted(self.r.hkeys(keys.orders(gid, seq))),
                 "ready": sorted(self.r.smembers(keys.ready(gid, seq))),
-                "deadline": iso(float(g["deadline"])) if g.get("deadline") else None,
+                "deadline": iso(g["deadline"]) if g.get("deadline") else None,
                 "remaining_seconds": float(g["remaining"]) if g.get("remaining") else None,
             }
         return state
@@ -350,7 +247,7 @@ class Store:
         ready = self.r.smembers(keys.ready(gid, seq)) if seq else set()
         return {"phase": g["phase"] or None, "seq": seq, "player": player["id"], "powers": {
             power: {"must_order": power in to_order, "ready": power in ready,
-                    "orders": _loads(submitted.get(power))} for power in player["powers"]}}
+                    "orders": loads(submitted.get(power))} for power in player["powers"]}}
 
     # ----------------------------------------------------------------- orders
     def _writable_phase(self, g: dict, power: str, phase: str | None) -> None:
@@ -365,7 +262,7 @@ class Store:
             raise Conflict(f"phase {g['phase']} is closed and being adjudicated; orders can no longer change")
         waiting_mode = json.loads(g["settings"])["missed_orders"] == "wait"
         if g["status"] == "open" and g.get("deadline") and time.time() >= float(g["deadline"]) and not waiting_mode:
-            raise Conflict(f"the deadline of {g['phase']} passed at {iso(float(g['deadline']))}")
+            raise Conflict(f"the deadline of {g['phase']} passed at {iso(g['deadline'])}")
         if power not in json.loads(g["to_order"]):
             raise Conflict(f"{power} has nothing to order in {g['phase']}")
 
@@ -396,7 +293,7 @@ class Store:
             self._maybe_close_waiting(pipe, g, submitted)
             return g["phase"]
 
-        current = self._transact([keys.game(gid)], body)
+        current = self.store.transact([keys.game(gid)], body)
         return {"phase": current, "power": power, "stored": True, "orders": checked["results"]}
 
     def clear_orders(self, gid: str, token: str | None, power: str, phase: str | None = None) -> dict:
@@ -411,7 +308,7 @@ class Store:
             pipe.hdel(keys.orders(gid, int(g["seq"])), power)
             return g["phase"]
 
-        current = self._transact([keys.game(gid)], body)
+        current = self.store.transact([keys.game(gid)], body)
         return {"phase": current, "power": power, "stored": False, "orders": []}
 
     def set_ready(self, gid: str, token: str | None, ready: bool) -> dict:
@@ -438,66 +335,24 @@ class Store:
                 self._close(pipe, g, "every power was ready")
             return {"phase": g["phase"], "ready": sorted(now_ready & to_order), "powers": sorted(mine)}
 
-        return self._transact([keys.game(gid)], body)
+        return self.store.transact([keys.game(gid)], body)
 
     # ----------------------------------------------------------------- director
     def _director_change(self, gid: str, token: str | None, change) -> dict:
-        def body(pipe):
-            g = self._game(pipe, gid)
-            self.check_director(g, token)
-            change(pipe, g)
-
-        self._transact([keys.game(gid)], body)
+        self.director_change(gid, token, change)
         return self.public_state(gid)
 
     def extend(self, gid: str, token: str | None, seconds: int | None = None, until: float | None = None) -> dict:
-        """Move the deadline ``seconds`` later, or to ``until`` (epoch seconds, not earlier than now)."""
-        def change(pipe, g):
-            if g["status"] == "paused":
-                if until is not None:
-                    raise Conflict(f"game '{gid}' is paused; extend it by 'seconds', or resume it first")
-                pipe.multi()
-                pipe.hset(keys.game(gid), "remaining", float(g["remaining"]) + seconds)
-            elif g["status"] == "open":
-                if until is not None:
-                    deadline = math.ceil(until)
-                    if deadline < int(g["deadline"]):
-                        raise Invalid(f"body.deadline: {iso(until)} is before the current deadline "
-                                      f"{iso(float(g['deadline']))}; a deadline can only be extended")
-                else:
-                    deadline = max(int(g["deadline"]), math.ceil(time.time())) + seconds
-                pipe.multi()
-                self._cancel_deadline(pipe, g)
-                pipe.hset(keys.game(gid), mapping={
-                    "deadline": deadline, "waiting": "",
-                    "deadline_job": self._schedule_deadline(pipe, gid, int(g["seq"]), deadline)})
-            else:
-                raise Conflict(f"game '{gid}' is {g['status']}; only an open or paused phase has a deadline")
-
-        return self._director_change(gid, token, change)
+        super().extend(gid, token, seconds, until)
+        return self.public_state(gid)
 
     def pause(self, gid: str, token: str | None) -> dict:
-        def change(pipe, g):
-            if g["status"] != "open":
-                raise Conflict(f"game '{gid}' is {g['status']}; only an open phase can be paused")
-            pipe.multi()
-            self._cancel_deadline(pipe, g)
-            pipe.hset(keys.game(gid), mapping={"status": "paused", "deadline": "", "deadline_job": "",
-                                                 "remaining": max(0.0, float(g["deadline"]) - time.time())})
-
-        return self._director_change(gid, token, change)
+        super().pause(gid, token)
+        return self.public_state(gid)
 
     def resume(self, gid: str, token: str | None) -> dict:
-        def change(pipe, g):
-            if g["status"] != "paused":
-                raise Conflict(f"game '{gid}' is {g['status']}, not paused")
-            deadline = math.ceil(time.time() + float(g["remaining"]))
-            pipe.multi()
-            pipe.hset(keys.game(gid), mapping={
-                "status": "open", "deadline": deadline, "remaining": "",
-                "deadline_job": self._schedule_deadline(pipe, gid, int(g["seq"]), deadline)})
-
-        return self._director_change(gid, token, change)
+        super().resume(gid, token)
+        return self.public_state(gid)
 
     def force(self, gid: str, token: str | None) -> dict:
         def change(pipe, g):
@@ -509,6 +364,12 @@ class Store:
         return self._director_change(gid, token, change)
 
     # ----------------------------------------------------------------- workers
+    def on_deadline(self, gid: str, seq: int, deadline: int, stall: float = 0.0) -> str:
+        """The deadline job: close phase ``seq`` if ``deadline`` is still its deadline, then adjudicate it."""
+        if not self.close_at_deadline(gid, seq, deadline):
+            return "noop: deadline superseded or phase waits for missing orders"
+        return self.advance(gid, seq, stall)
+
     def close_at_deadline(self, gid: str, seq: int, deadline: int) -> bool:
         """Close phase ``seq`` if the deadline this job was scheduled for is still
         the current one.  True when the phase is (now or already) adjudicating."""
@@ -531,9 +392,9 @@ class Store:
             self._close(pipe, {**g, "deadline_job": ""}, "deadline", enqueue=False)
             return True
 
-        return self._transact([keys.game(gid)], body)
+        return self.store.transact([keys.game(gid)], body)
 
-    def adjudicate(self, gid: str, seq: int, stall: float = 0.0) -> str:
+    def advance(self, gid: str, seq: int, stall: float = 0.0) -> str:
         """Adjudicate phase ``seq`` of game ``gid`` exactly once; returns what happened."""
         g = self.r.hgetall(keys.game(gid))
         if not g or int(g["seq"]) != seq or g["status"] != "adjudicating":
@@ -573,4 +434,4 @@ class Store:
                 self._open_phase(pipe, now, seq + 1, nxt, seated)
             return f"committed {position['phase']}"
 
-        return self._transact([keys.game(gid)], body)
+        return self.store.transact([keys.game(gid)], body)

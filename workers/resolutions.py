@@ -1,0 +1,402 @@
+"""Resolutions: one run of a procedure of another game (contracts/resolutions.md).
+
+A resolution is a table whose steps are the procedure's log entries: ``seq``
+is the number of entries so far, the index an answer names.  The engine
+(``adjudicator.kinds``) says what each step is; this module keeps the log in
+the record, asks the right participant, collects the parts of a sealed step
+hidden, and hands every step that needs nobody (server dice, bots, defaults
+at a deadline) to a job, which takes it exactly once: it commits only while
+the record is still at that ``seq``.
+
+Each log entry keeps the step as it was shown (``shown``) and the record
+keeps the engine version.  Every change replays the log first; if the engine
+now shows a past step differently, the resolution is *halted* with a message
+for the director instead of rewriting history.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import time
+
+from adjudicator import serverdice
+from adjudicator.kinds import KINDS, game_of
+from adjudicator.procedure import (Decision, Dice, IllegalDecision, InvalidState, NotYourStep, Outcome, Sealed,
+                                   check_answer, replay)
+
+from . import keys
+from .store import Clock, Conflict, Forbidden, GameError, Invalid, NotFound, Unauthorized, hash_token, iso, loads, \
+    new_id, new_token
+
+DIRECTOR = "director"
+ENDED = ("resolved", "cancelled")
+
+
+class Halted(Exception):
+    """Replaying the log with this code would change a past step."""
+
+
+def _normal(value):
+    """``value`` as it reads back from JSON (tuples become lists)."""
+    return json.loads(json.dumps(value))
+
+
+class Resolutions(Clock):
+    table = "resolution"
+
+    def key(self, rid: str) -> str:
+        return keys.resolution(rid)
+
+    def what(self, rid: str) -> str:
+        return f"resolution '{rid}'"
+
+    # ------------------------------------------------------------ create
+    def create(self, spec: dict) -> tuple[dict, str, dict[str, str]]:
+        procedure = KINDS.get(spec["kind"])
+        if procedure is None:
+            raise Invalid(f"body.kind: unknown kind '{spec['kind']}'; the kinds are {', '.join(KINDS)}",
+                          errors={"kind": [f"one of {list(KINDS)}"]})
+        try:
+            first = replay(procedure, spec["state"], [])[-1]
+        except InvalidState as e:
+            raise Invalid("; ".join(f"body.state.{path}" for path in _paths(e.errors)) + ": invalid",
+                          errors={"state": e.errors}) from None
+        except IllegalDecision as e:
+            raise Invalid(f"body.state: the procedure cannot start from this state: {e}") from None
+        rid = new_id()
+        director_token = new_token()
+        tokens = {pid: new_token() for pid in spec.get("participants", {})}
+        seed = secrets.token_bytes(32)
+        record = {
+            "id": rid, "kind": spec["kind"], "version": procedure.version, "created_at": time.time(),
+            "state": json.dumps(spec["state"]), "participants": json.dumps(spec.get("participants", {})),
+            "deadlines": json.dumps(spec.get("deadlines", {})), "dice": spec.get("dice", "server"),
+            "seed": seed.hex(), "commitment": serverdice.commitment(seed), "director": hash_token(director_token),
+            "status": "open", "seq": 0, "log": "[]", "sealed": "{}", "outcome": "", "message": "",
+            "deadline": "", "deadline_job": "", "remaining": "", "overdue": "", "opened_at": time.time()}
+        with self.store.r.pipeline() as pipe:
+            pipe.multi()
+            pipe.hset(self.key(rid), mapping=record)
+            if tokens:
+                pipe.hset(keys.resolution_tokens(rid), mapping={hash_token(t): p for p, t in tokens.items()})
+            self._settle(pipe, record, first)
+            pipe.execute()
+        return self.view(rid, DIRECTOR), director_token, tokens
+
+    # ------------------------------------------------------------ reading
+    def viewer(self, rid: str, token: str | None) -> str | None:
+        """Who ``token`` is in resolution ``rid``: a participant id, the director, or None (anyone)."""
+        rec = self.store.r.hgetall(self.key(rid))
+        if not rec:
+            raise NotFound(f"there is no {self.what(rid)}")
+        if token and self.store.is_director(rec, token):
+            return DIRECTOR
+        return self.store.holder(keys.resolution_tokens(rid), token, self.what(rid))
+
+    def view(self, rid: str, viewer: str | None) -> dict:
+        rec = self.store.r.hgetall(self.key(rid))
+        if not rec:
+            raise NotFound(f"there is no {self.what(rid)}")
+        procedure = KINDS[rec["kind"]]
+        log = json.loads(rec["log"])
+        sees = (lambda state: state) if viewer == DIRECTOR else (lambda state: procedure.redact(state, viewer))
+        outcome = loads(rec["outcome"])
+        if outcome is not None:
+            outcome = {"result": outcome["result"], "state": sees(outcome["state"])}
+        ended = rec["status"] in ENDED
+        status = {"open": "waiting", "paused": "waiting"}.get(rec["status"], rec["status"])
+        participants = json.loads(rec["participants"])
+        return {
+            "id": rec["id"], "kind": rec["kind"], "game": game_of(rec["kind"]), "status": status,
+            "paused": rec["status"] == "paused", "message": rec.get("message") or None,
+            "step": None if ended or rec["status"] == "halted" else self._step_view(rec, log, viewer),
+            "log": [{k: v for k, v in entry.items() if k != "shown"} for entry in log],
+            "dice": {"source": rec["dice"], "commitment": rec["commitment"], "seed": rec["seed"] if ended else None},
+            "outcome": outcome, "you": viewer,
+            "participants": [{"id": p, "name": info.get("name"), "bot": bool(info.get("bot"))}
+                             for p, info in participants.items()],
+            "deadlines": json.loads(rec["deadlines"]), "engine_version": rec["version"],
+            "created_at": iso(rec["created_at"]), "state": sees(json.loads(rec["state"])),
+        }
+
+    def _step_view(self, rec: dict, log: list, viewer: str | None) -> dict | None:
+        step = self._current(rec, log)
+        if isinstance(step, Outcome):
+            return None
+        sealed = json.loads(rec["sealed"])
+        shown = {"index": int(rec["seq"]), "participants": list(step.participants), "answered": sorted(sealed),
+                 "deadline": iso(rec["deadline"]) if rec.get("deadline") else None,
+                 "remaining_seconds": float(rec["remaining"]) if rec.get("remaining") else None,
+                 "waiting_for": self._waiting_for(rec, step)}
+        if isinstance(step, Dice):
+            return {**shown, "type": "dice", "question": None, "purpose": step.purpose, "count": step.count,
+                    "sides": step.sides, "roller": step.roller, "details": dict(step.details),
+                    "faces": None if step.faces is None else list(step.faces), "choices": None, "default": None,
+                    "has_default": False}
+        if isinstance(step, Sealed):
+            own = step.decision_for(viewer) if viewer in step.participants else None
+            shown |= {"type": "sealed", "question": step.question}
+            if own is not None:
+                shown |= self._decision_view(own, viewer) | {"your_answer": sealed.get(viewer, {}).get("value")}
+            elif viewer == DIRECTOR:
+                shown |= {"decisions": [self._decision_view(d, viewer) | {"participant": d.participant}
+                                        for d in step.decisions],
+                          "choices": None, "details": {}, "default": None, "has_default": step.has_default}
+            else:
+                shown |= {"choices": None, "details": {}, "default": None, "has_default": step.has_default}
+            return shown
+        return {**shown, "type": "decision", "question": step.question, **self._decision_view(step, viewer)}
+
+    @staticmethod
+    def _decision_view(decision: Decision, viewer: str | None) -> dict:
+        hidden = decision.private and viewer not in (decision.participant, DIRECTOR)
+        return {"choices": None if decision.choices is None else _normal(list(decision.choices)),
+                "details": {} if hidden else _normal(dict(decision.details)), "details_hidden": hidden,
+                "default": None if hidden or not decision.has_default else _normal(decision.default),
+                "has_default": decision.has_default, "bot": decision.bot}
+
+    def _waiting_for(self, rec: dict, step) -> str:
+        if rec.get("overdue"):
+            return "the deadline passed and this step has no default: its participant or the director must answer"
+        if self._needs_nobody(rec, step):
+            return "the service (server dice or a bot), at once"
+        if isinstance(step, Dice):
+            return "the director, who enters the dice as rolled"
+        return "the participants" if isinstance(step, Sealed) else "the participant"
+
+    # ------------------------------------------------------------ the engine, checked
+    def _replayed(self, rec: dict, log: list) -> list:
+        """Every step of the log and the current one, after checking the past is unchanged."""
+        procedure = KINDS[rec["kind"]]
+        try:
+            steps = replay(procedure, json.loads(rec["state"]), [entry["value"] for entry in log])
+        except IllegalDecision as e:
+            raise Halted(f"the engine (version {procedure.version}) no longer accepts the stored log: {e}") from None
+        for entry, step in zip(log, steps):
+            if _normal(step.to_dict()) != entry["shown"]:
+                raise Halted(f"replaying the log with engine version {procedure.version} (the resolution began "
+                             f"with version {rec['version']}) would change step {entry['index']}; the resolution "
+                             "is stopped rather than rewriting its history")
+        return steps
+
+    def _current(self, rec: dict, log: list):
+        try:
+            return self._replayed(rec, log)[-1]
+        except Halted:
+            return None
+
+    def _needs_nobody(self, rec: dict, step) -> bool:
+        """Whether the service takes ``step`` itself: server dice, or a bot's decision with a default."""
+        if isinstance(step, Dice):
+            return rec["dice"] == "server"
+        if isinstance(step, Decision) and step.has_default:
+            return step.bot or bool(json.loads(rec["participants"]).get(step.participant, {}).get("bot"))
+        return False
+
+    # ------------------------------------------------------------ changes
+    def _change(self, rid: str, body):
+        """Run ``body(pipe, rec, log, steps)`` in a transaction on the record; a resolution whose
+        log no longer replays is halted instead."""
+        def run(pipe):
+            rec = self.store.record(pipe, self.key(rid), self.what(rid))
+            log = json.loads(rec["log"])
+            try:
+                steps = self._replayed(rec, log) if rec["status"] not in ENDED + ("halted",) else None
+            except Halted as e:
+                pipe.multi()
+                self.store.cancel_deadline(pipe, rec)
+                pipe.hset(self.key(rid), mapping={"status": "halted", "message": str(e), "deadline": "",
+                                                  "deadline_job": ""})
+                return Conflict(f"{self.what(rid)} is halted: {e}")
+            return body(pipe, rec, log, steps)
+
+        result = self.store.transact([self.key(rid)], run)
+        if isinstance(result, GameError):
+            raise result
+        return result
+
+    def _record_entry(self, pipe, rec: dict, log: list, step, value, by) -> None:
+        """Queue (after MULTI) the writes that add ``value`` as the answer to ``step``, then settle what comes next."""
+        index = len(log)
+        entry = {"index": index, "type": step.to_dict()["type"], "value": _normal(value), "at": iso(time.time()),
+                 "shown": _normal(step.to_dict())}
+        if isinstance(step, Dice):
+            entry |= {"participant": step.roller, "purpose": step.purpose, "sides": step.sides, "by": by}
+        elif isinstance(step, Sealed):
+            entry |= {"participants": list(step.participants), "question": step.question, "sources": by,
+                      "by": _overall(by)}
+        else:
+            entry |= {"participant": step.participant, "question": step.question, "by": by}
+        log = [*log, entry]
+        procedure = KINDS[rec["kind"]]
+        nxt = replay(procedure, json.loads(rec["state"]), [e["value"] for e in log])[-1]
+        self.store.cancel_deadline(pipe, rec)
+        pipe.hset(self.key(rec["id"]), mapping={"log": json.dumps(log), "seq": index + 1, "sealed": "{}",
+                                                "overdue": "", "opened_at": time.time()})
+        self._settle(pipe, {**rec, "seq": index + 1}, nxt)
+
+    def _settle(self, pipe, rec: dict, step) -> None:
+        """Queue (after MULTI) the writes that open ``step``: the outcome, a job for a step that
+        needs nobody, or a wait for its participants with the step's deadline."""
+        rid, seq = rec["id"], int(rec["seq"])
+        if isinstance(step, Outcome):
+            pipe.hset(self.key(rid), mapping={"status": "resolved", "outcome": json.dumps(_normal(step.to_dict())),
+                                              "deadline": "", "deadline_job": "", "remaining": ""})
+            return
+        if self._needs_nobody(rec, step):
+            pipe.hset(self.key(rid), mapping={"deadline": "", "deadline_job": "", "remaining": ""})
+            self.store.enqueue_advance(pipe, self.table, rid, seq)
+            return
+        seconds = None if isinstance(step, Dice) else _seconds(json.loads(rec["deadlines"]), step.question)
+        if rec["status"] == "paused":
+            pipe.hset(self.key(rid), mapping={"deadline": "", "deadline_job": "",
+                                              "remaining": "" if seconds is None else seconds})
+        else:
+            pipe.hset(self.key(rid), mapping={"status": "open",
+                                              **self.store.deadline_fields(pipe, self.table, rid, seq, seconds)})
+
+    # ------------------------------------------------------------ answers
+    def answer(self, rid: str, token: str | None, index: int, value, participant: str | None = None) -> dict:
+        if not token:
+            raise Unauthorized("answering needs a token: send 'Authorization: Bearer <token>'")
+        who = self.viewer(rid, token)
+        if who != DIRECTOR and participant not in (None, who):
+            raise Forbidden(f"you answer as {who}; only the director answers for another participant")
+        as_whom = who if who != DIRECTOR else participant
+
+        def body(pipe, rec, log, steps):
+            if index < len(log) and self._same_answer(log[index], as_whom, value):
+                return "retry"
+            if rec["status"] in ENDED + ("halted",):
+                raise Conflict(f"{self.what(rid)} is {rec['status']}; it takes no more answers")
+            if index != len(log):
+                raise Conflict(f"step {index} is not the open step; the open step is {len(log)}",
+                               open_step=len(log))
+            step = steps[-1]
+            by = "participant" if who != DIRECTOR else DIRECTOR
+            try:
+                if isinstance(step, Dice):
+                    if who != DIRECTOR or rec["dice"] != "director":
+                        raise NotYourStep("the server rolls these dice" if rec["dice"] == "server"
+                                          else "the director enters the dice")
+                    check_answer(step, value)
+                elif isinstance(step, Sealed):
+                    if as_whom is None:
+                        raise Invalid("body.participant: name the participant whose part of this sealed step "
+                                      "you answer")
+                    check_answer(step, value, as_whom)
+                else:
+                    check_answer(step, value, as_whom if who != DIRECTOR else None)
+            except NotYourStep as e:
+                raise Forbidden(str(e)) from None
+            except IllegalDecision as e:
+                raise Invalid(f"body.answer: {e}") from None
+            pipe.multi()
+            if isinstance(step, Sealed):
+                parts = json.loads(rec["sealed"]) | {as_whom: {"value": _normal(value), "by": by}}
+                if set(parts) == set(step.participants):
+                    self._record_entry(pipe, rec, log, step, {p: parts[p]["value"] for p in step.participants},
+                                       {p: parts[p]["by"] for p in step.participants})
+                else:
+                    pipe.hset(self.key(rid), "sealed", json.dumps(parts))
+            else:
+                self._record_entry(pipe, rec, log, step, value, by)
+            return "recorded"
+
+        self._change(rid, body)
+        return self.view(rid, who)
+
+    @staticmethod
+    def _same_answer(entry: dict, as_whom: str | None, value) -> bool:
+        """Whether ``entry`` already holds exactly this answer from this participant (a retried request)."""
+        if entry["type"] == "sealed":
+            return as_whom in entry["value"] and entry["value"][as_whom] == _normal(value)
+        return entry["value"] == _normal(value) and (as_whom is None or entry.get("participant") == as_whom)
+
+    # ------------------------------------------------------------ jobs
+    def advance(self, rid: str, seq: int, stall: float = 0.0) -> str:
+        """Take step ``seq`` if it needs nobody: roll the server dice or give the bot's answer."""
+        if stall:  # fault injection for the test that kills a worker mid-step
+            time.sleep(stall)
+
+        def body(pipe, rec, log, steps):
+            if rec["status"] in ENDED + ("halted",) or int(rec["seq"]) != seq:
+                return "noop: step already taken"
+            step = steps[-1]
+            if not self._needs_nobody(rec, step):
+                return "noop: the step waits for someone"
+            pipe.multi()
+            if isinstance(step, Dice):
+                value = serverdice.roll(bytes.fromhex(rec["seed"]), seq, step.count, step.sides)
+                self._record_entry(pipe, rec, log, step, value, "server")
+            else:
+                self._record_entry(pipe, rec, log, step, step.default, "bot")
+            return f"took step {seq}"
+
+        return self._change(rid, body)
+
+    def on_deadline(self, rid: str, seq: int, deadline: int, stall: float = 0.0) -> str:
+        """The step's deadline: its default (a sealed step's missing parts) is the answer, if it has one."""
+        def body(pipe, rec, log, steps):
+            if rec["status"] != "open" or int(rec["seq"]) != seq or rec.get("deadline") != str(deadline):
+                return "noop: deadline superseded"
+            if time.time() < deadline:
+                return "noop: too early"
+            step = steps[-1]
+            pipe.multi()
+            if isinstance(step, Sealed):
+                parts = json.loads(rec["sealed"])
+                missing = [d for d in step.decisions if d.participant not in parts]
+                if all(d.has_default for d in missing):
+                    parts |= {d.participant: {"value": _normal(d.default), "by": "default"} for d in missing}
+                    self._record_entry(pipe, rec, log, step, {p: parts[p]["value"] for p in step.participants},
+                                       {p: parts[p]["by"] for p in step.participants})
+                    return f"defaults for step {seq}"
+            elif isinstance(step, Decision) and step.has_default:
+                self._record_entry(pipe, rec, log, step, step.default, "default")
+                return f"default for step {seq}"
+            pipe.hset(self.key(rid), mapping={"overdue": 1, "deadline": "", "deadline_job": ""})
+            return f"step {seq} has no default: it waits"
+
+        return self._change(rid, body)
+
+    # ------------------------------------------------------------ director
+    def cancel(self, rid: str, token: str | None) -> dict:
+        def change(pipe, rec):
+            if rec["status"] in ENDED:
+                raise Conflict(f"{self.what(rid)} is already {rec['status']}")
+            pipe.multi()
+            self.store.cancel_deadline(pipe, rec)
+            pipe.hset(self.key(rid), mapping={"status": "cancelled", "deadline": "", "deadline_job": "",
+                                              "remaining": ""})
+
+        self.director_change(rid, token, change)
+        return self.view(rid, DIRECTOR)
+
+    @staticmethod
+    def status_word(rec: dict) -> str:
+        return {"open": "waiting"}.get(rec["status"], rec["status"])
+
+
+def _seconds(deadlines: dict, question: str) -> int | None:
+    return deadlines.get(question, deadlines.get("default"))
+
+
+def _overall(sources: dict) -> str:
+    """One ``by`` for a sealed step: ``default`` if any part was missed, else who gave the parts."""
+    values = set(sources.values())
+    if "default" in values:
+        return "default"
+    return DIRECTOR if values == {DIRECTOR} else "participant"
+
+
+def _paths(errors, prefix: str = "") -> list[str]:
+    """The dotted path of every field named in marshmallow's error messages."""
+    if isinstance(errors, dict):
+        out = []
+        for key, value in errors.items():
+            path = f"{prefix}.{key}" if prefix else str(key)
+            nested = _paths(value, path) if isinstance(value, dict) else []
+            out += nested or [path]
+        return out
+    return [prefix] if prefix else []
