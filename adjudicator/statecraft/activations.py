@@ -10,7 +10,8 @@ import copy
 
 from marshmallow import fields, validate, validates_schema, ValidationError
 
-from adjudicator.procedure import Decision, Outcome, Procedure
+from adjudicator.procedure import NO_DEFAULT, Decision, Outcome, Procedure
+from adjudicator.statecraft import bots
 from adjudicator.statecraft.effects import activation, bribe, bribe_choices, end_of_activation
 from adjudicator.statecraft.state import POWERS, GameSchema, add, check_effect
 
@@ -42,7 +43,14 @@ def run_influence(state: dict):
     must_place = min(tokens, sum(space.values()))
     plan: dict = {}
     if must_place:  # with no legal place at all there is nothing to decide
-        plan = yield Decision(actor, "place_influence_plan", choices=None, default=_greedy(space, must_place),
+        if me["is_bot"]:  # §9.4.4: the bot's passes; what they cannot place goes back to the pool
+            default = bots.influence_plan(game, actor, tokens)
+            must_place = sum(default.values())
+        elif len(space) == 1 or tokens >= sum(space.values()):
+            default = {name: min(free, tokens) for name, free in space.items()}  # the only legal plan
+        else:
+            default = NO_DEFAULT  # the rules say all tokens are placed, not where: the actor must choose
+        plan = yield Decision(actor, "place_influence_plan", choices=None, default=default, bot=me["is_bot"],
                               check=lambda answer: _plan_refusal(answer, space, tokens, must_place),
                               details={"tokens": tokens, "room": space, "must_place": must_place,
                                        "answer": "an object {country: number of tokens}"})
@@ -53,16 +61,6 @@ def run_influence(state: dict):
     me["pool"] += tokens - sum(plan.values())  # tokens with no legal place go back
     end_of_activation(game, list(plan), events)
     return Outcome({"placed": plan, "returned": tokens - sum(plan.values()), "events": events}, game)
-
-
-def _greedy(space: dict, n: int) -> dict:
-    plan = {}
-    for name, free in space.items():  # reading order
-        if n == 0:
-            break
-        plan[name] = min(free, n)
-        n -= plan[name]
-    return plan
 
 
 def _plan_refusal(answer, space, tokens, must_place):
@@ -90,12 +88,19 @@ def run_bribes(state: dict):
     game.pop("effects")
     me = game["powers"][actor]
     actions, events = [], []
+    # A human may stop at any time: its default is null.  A bot follows §9.4.5, planned for the
+    # whole activation (pass 3 keeps bribing in one country after a majority) and re-planned only if
+    # an answer departs from the plan.
+    planned = bots.bribe_plan(game, actor, me["planned_bribes"]) if me["is_bot"] else []
     while me["planned_bribes"]:
         choices = bribe_choices(game, actor, from_pool=False)
         if not choices:
             break
-        action = yield Decision(actor, "bribe", choices=[None, *choices], default=None,
+        default = (planned[0] if planned else None) if me["is_bot"] else None
+        action = yield Decision(actor, "bribe", choices=[None, *choices], default=default, bot=me["is_bot"],
                                 details={"bribes_left": me["planned_bribes"]})
+        if me["is_bot"]:
+            planned = planned[1:] if planned and action == planned[0] else None
         if action is None:
             break
         if action["kind"] == "DEMO_TO_OWN":
@@ -105,6 +110,8 @@ def run_bribes(state: dict):
             me["planned_bribes"] -= 1
             me["pool"] += 1  # a spent bribe token goes back to the pool
         actions.append(action)
+        if me["is_bot"] and planned is None:
+            planned = bots.bribe_plan(game, actor, me["planned_bribes"])
     returned = me["planned_bribes"]
     me["pool"] += returned  # unused bribe tokens go back to the pool (§6.5.4)
     me["planned_bribes"] = 0
@@ -120,6 +127,21 @@ def run_effect(state: dict):
     return Outcome({"events": events}, game)
 
 
-INFLUENCE = Procedure("statecraft.influence", ActivationState, run_influence)
-BRIBES = Procedure("statecraft.bribes", ActivationState, run_bribes)
-EFFECT = Procedure("statecraft.effect", ActivationState, run_effect)
+INFLUENCE = Procedure(
+    "statecraft.influence", ActivationState, run_influence, version="2",
+    summary="One power's influence activation (spec §6.4): it places the tokens of its Influence space "
+            "under the CT cap, then conflict markers and friendly governments are updated.",
+    participants="The acting power named in actor (EU, USA, CHN or RUS), who chooses where its tokens go "
+                 "(a bot's plan is marked bot); nothing is rolled.")
+BRIBES = Procedure(
+    "statecraft.bribes", ActivationState, run_bribes, version="2",
+    summary="One power's bribe activation (spec §6.5): one bribe action per token of its Bribe space, each "
+            "followed by the friendly-government update; the power may stop early.",
+    participants="The acting power named in actor (EU, USA, CHN or RUS), who chooses each bribe action "
+                 "(a bot's are marked bot); nothing is rolled.")
+EFFECT = Procedure(
+    "statecraft.effect", ActivationState, run_effect, version="2",
+    summary="One effect activation (spec §2.8, §6.6), such as a support-track or leader effect: the actor "
+            "executes the listed effect symbols, then conflict markers and governments are updated.",
+    participants="The acting power named in actor (EU, USA, CHN or RUS), who chooses the countries, bribes "
+                 "and swaps its effects ask for (a bot's are marked bot); nothing is rolled.")

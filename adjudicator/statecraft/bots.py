@@ -1,12 +1,14 @@
-"""Bot rules used as decision defaults (spec §9.5, §9.6).
+"""Bot rules used as decision defaults (spec §9.4.4, §9.4.5, §9.5, §9.6, §9.7).
 
 A bot's choices are mechanical, so each one is offered as the ``default`` of
-the decision: a service answers a bot's decision with its default.  The
-vote-placement rule is also the default for humans (a vote must go somewhere).
+the decision, which is marked ``bot=True``: a service answers a bot's decision
+with its default at once.
 """
 from __future__ import annotations
 
-from adjudicator.statecraft.state import INSTITUTIONS, initiative
+import copy
+
+from adjudicator.statecraft.state import INSTITUTIONS, initiative, sole_majority, update_fg
 
 
 def _lead(votes: dict, power: str) -> tuple[int, int]:
@@ -152,3 +154,155 @@ def demo_choice(game: dict, power: str, effect: str, legal: list[str]) -> str:
             if rule(c):
                 return c["name"]
     return scan[0]["name"]
+
+
+# --- influence and bribes (§9.4.4, §9.4.5; §9.7 for the effects that grant them) ----------
+
+def _blocked(c: dict) -> bool:
+    """In conflict, or projected in conflict by this activation's placements (total above CT) [DEF]."""
+    return c["conflict"] or sum(c["influence"].values()) > c["ct"]
+
+
+def _projected_fg(c: dict) -> str | None:
+    """The FG the country will have at the end of the activation if nothing else changes (§6.3.1)."""
+    if _blocked(c):
+        return c["fg"]  # a conflict freezes it (§6.3.3)
+    projected = {"fg": c["fg"], "influence": c["influence"]}
+    update_fg(projected)
+    return projected["fg"]
+
+
+def influence_plan(game: dict, power: str, tokens: int, allowed: list[str] | None = None) -> dict[str, int]:
+    """§9.4.4: where a bot places ``tokens`` influence tokens, as {country: n}; what is left goes back.
+
+    Works on a projected grid: its own placements so far, with projected conflicts and FG changes.
+    ``allowed`` restricts the countries (an effect's Islamic requirement).
+    """
+    grid = {c["name"]: {**c, "influence": dict(c["influence"])} for c in scan_order(game)}
+    primary = set(game["powers"][power]["primary_symbols"])
+    plan: dict[str, int] = {}
+    left = tokens
+
+    def open_(c):
+        return ((allowed is None or c["name"] in allowed) and not _blocked(c) and _projected_fg(c) != power
+                and c["influence"].get(power, 0) < c["ct"])
+
+    def place(c, k):
+        nonlocal left
+        c["influence"][power] = c["influence"].get(power, 0) + k
+        plan[c["name"]] = plan.get(c["name"], 0) + k
+        left -= k
+        if not _blocked(c):
+            update_fg(c)
+
+    for symbols_only in (True, False):  # pass 1: primary-symbol countries; pass 2: all countries
+        for c in grid.values():
+            if left == 0:
+                return plan
+            if not open_(c) or (symbols_only and not primary & set(c["symbols"])):
+                continue
+            own = c["influence"].get(power, 0)
+            rival = max((n for f, n in c["influence"].items() if f != power), default=0)
+            now = sum(c["influence"].values())
+            k_fg = max(1, rival - own + 1)  # a sole majority without a conflict, which would freeze the FG
+            k_cf = max(1, c["ct"] - now + 1)  # else just enough to cause a conflict (A-32)
+            if own + k_fg <= c["ct"] and now + k_fg <= c["ct"] and k_fg <= left:
+                place(c, k_fg)
+            elif own + k_cf <= c["ct"] and k_cf <= left:
+                place(c, k_cf)
+    for c in grid.values():  # pass 3: fill the first open country, then the next (A-38)
+        if left == 0:
+            break
+        if open_(c):
+            place(c, min(left, c["ct"] - c["influence"].get(power, 0)))
+    return plan
+
+
+def influence_effect_choice(game: dict, power: str, legal: list[str]) -> str:
+    """§9.7: the country of one influence token granted by an effect; a bot acts whenever it can (§9),
+    so when §9.4.4 would send the token back it takes the first legal country in scan order [DEF]."""
+    plan = influence_plan(game, power, 1, allowed=legal)
+    if plan:
+        return next(iter(plan))
+    return next(c["name"] for c in scan_order(game) if c["name"] in legal)
+
+
+def _rival_to_bribe(game: dict, c: dict, power: str) -> str | None:
+    """§9.4.5: the rival with the most tokens in c; ties to most PP, then the higher initiative."""
+    order = initiative(game)
+    rivals = [p for p in game["powers"] if p != power and c["influence"].get(p, 0) > 0]
+    if not rivals:
+        return None
+    return min(rivals, key=lambda p: (-c["influence"][p], -game["powers"][p]["pp"], order.index(p)))
+
+
+def _greedy_bribe(game: dict, c: dict, power: str, from_pool: bool) -> dict | None:
+    """The next bribe of the greedy sequence in c (demonstrators first), or None if none is legal."""
+    from adjudicator.statecraft.effects import bribe_choices
+
+    legal = [a for a in bribe_choices(game, power, from_pool) if a["country"] == c["name"]]
+    own_demo = {"kind": "DEMO_TO_OWN", "country": c["name"]}
+    if own_demo in legal:
+        return own_demo
+    rival = _rival_to_bribe(game, c, power)
+    action = {"kind": "RIVAL_TO_DEMO", "country": c["name"], "target": rival}
+    return action if rival is not None and action in legal else None
+
+
+def bribe_plan(game: dict, power: str, bribes: int, from_pool: bool = False) -> list[dict]:
+    """§9.4.5: the bribe actions a bot takes with ``bribes`` bribes, in order (it may use fewer).
+
+    ``from_pool``: a bribe granted by an effect, whose DEMO_TO_OWN takes the new token from the pool.
+    """
+    from adjudicator.statecraft.effects import bribe
+
+    sim = copy.deepcopy(game)
+    sim["powers"][power]["planned_bribes"] = bribes
+    primary = set(sim["powers"][power]["primary_symbols"])
+    actions: list[dict] = []
+
+    def candidate(c):
+        return not _blocked(c) and c["fg"] != power
+
+    def execute(target, c_name, action):
+        bribe(target, power, action, [], token_from="pool" if from_pool else "planned_bribes")
+        if not from_pool and action["kind"] == "RIVAL_TO_DEMO":
+            target["powers"][power]["planned_bribes"] -= 1
+            target["powers"][power]["pool"] += 1
+
+    def majority_run(c_name, budget):
+        """The greedy sequence in one country until the bot has the sole majority, within ``budget``."""
+        trial = copy.deepcopy(sim)
+        run = []
+        while len(run) < budget:
+            c = next(x for x in trial["grid"] if x["name"] == c_name)
+            if sole_majority(c["influence"]) == power:
+                break
+            action = _greedy_bribe(trial, c, power, from_pool)
+            if action is None:
+                return None
+            execute(trial, c_name, action)
+            run.append(action)
+        c = next(x for x in trial["grid"] if x["name"] == c_name)
+        return run if run and sole_majority(c["influence"]) == power else None
+
+    for symbols_only in (True, False):  # passes 1 and 2
+        for name in [c["name"] for c in scan_order(sim)]:
+            c = next(x for x in sim["grid"] if x["name"] == name)
+            if len(actions) == bribes or not candidate(c) or (symbols_only and not primary & set(c["symbols"])):
+                continue
+            run = majority_run(name, bribes - len(actions))
+            for action in run or []:
+                execute(sim, name, action)
+                actions.append(action)
+    for name in [c["name"] for c in scan_order(sim)]:  # pass 3: keep bribing after a majority (A-38)
+        c = next(x for x in sim["grid"] if x["name"] == name)
+        if len(actions) == bribes or not candidate(c) or _greedy_bribe(sim, c, power, from_pool) is None:
+            continue
+        while len(actions) < bribes:
+            action = _greedy_bribe(sim, c, power, from_pool)
+            if action is None:
+                break
+            execute(sim, name, action)
+            actions.append(action)
+    return actions

@@ -74,7 +74,8 @@ def resolve_conflict(game: dict, name: str, *, spies: bool = True):
     participants = powers + ([DEMO] if c["influence"].get(DEMO, 0) > 0 else [])
     dice: dict[str, list[int]] = {}
     for faction in participants:
-        dice[faction] = list((yield Dice("conflict", dice_count(c, faction), roller=faction)))
+        dice[faction] = list((yield Dice("conflict", dice_count(c, faction), roller=faction,
+                                         details=_dice_details(c, faction, participants))))
     rolled = copy.deepcopy(dice)
     used = {p: 0 for p in powers}
 
@@ -90,7 +91,9 @@ def resolve_conflict(game: dict, name: str, *, spies: bool = True):
                 game["powers"][power]["spy"] -= 1
                 game["powers"][power]["pool"] += 1  # a spent spy goes back to the pool (A-15)
                 indexes = sorted(choice)
-                faces = yield Dice("reroll", len(indexes), roller=power)
+                faces = yield Dice("reroll", len(indexes), roller=power,
+                                   details={"country": name, "power": power, "indexes": indexes,
+                                            "dice": list(dice[power]), "spy": used[power] + 1})
                 for index, value in zip(indexes, faces):
                     dice[power][index] = value
                 used[power] += 1
@@ -120,6 +123,14 @@ def resolve_conflict(game: dict, name: str, *, spies: bool = True):
             "winner": winner, "removed": removed}
 
 
+def _dice_details(c: dict, faction: str, participants: list[str]) -> dict:
+    """What a conflict roll is for: the country, the faction (a power, or DEMO rolled by the service)
+    and how its dice add up (§6.8.2)."""
+    return {"country": c["name"], "power": None if faction == DEMO else faction, "faction": faction,
+            "participants": list(participants), "tokens": c["influence"][faction],
+            "extra_dice": c["extra_dice"], "fg_die": 1 if faction == c["fg"] else 0, "fg": c["fg"]}
+
+
 def _reroll_decision(game, c, power, dice, used):
     size = len(dice[power])
 
@@ -134,9 +145,10 @@ def _reroll_decision(game, c, power, dice, used):
             return "each die may be named once"
         return None
 
-    default = bots.spy_choice(game, c, power, dice) if game["powers"][power]["is_bot"] else None
-    return Decision(power, "reroll", choices=None, default=default, check=check,
-                    details={"country": c["name"], "dice": copy.deepcopy(dice),
+    is_bot = game["powers"][power]["is_bot"]
+    default = bots.spy_choice(game, c, power, dice) if is_bot else None  # None declines: a spy is a "may"
+    return Decision(power, "reroll", choices=None, default=default, check=check, bot=is_bot,
+                    details={"country": c["name"], "power": power, "fg": c["fg"], "dice": copy.deepcopy(dice),
                              "successes": {f: successes(v) for f, v in dice.items()},
                              "spies_left": game["powers"][power]["spy"], "spies_used": used[power],
                              "indexes": {"min": 0, "max": size - 1},
@@ -166,4 +178,10 @@ def run_conflict(state: dict):
     return Outcome(summary, game)
 
 
-CONFLICT = Procedure("statecraft.conflict", ConflictState, run_conflict)
+CONFLICT = Procedure(
+    "statecraft.conflict", ConflictState, run_conflict, version="2",
+    summary="Resolves the conflict in one country (spec §6.8): dice per faction, spy rerolls in initiative "
+            "order, the winner and its tie-breaks, and the one token the winner keeps as the new government.",
+    participants="The powers with tokens in the country (EU, USA, CHN, RUS), who decide their spy rerolls "
+                 "(a bot's decision is marked bot); the service rolls every faction's conflict dice, the "
+                 "demonstrators' (DEMO) included, and the rerolled dice.")

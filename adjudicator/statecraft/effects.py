@@ -8,7 +8,7 @@ skipped (token scarcity, §3.5.4).
 """
 from __future__ import annotations
 
-from adjudicator.procedure import Decision
+from adjudicator.procedure import NO_DEFAULT, Decision
 from adjudicator.statecraft import bots
 from adjudicator.statecraft.state import (
     DEMO, PP_DELTA, SUPPORT_TOP, add, demo_from_supply, demo_to_supply, resource_value, total,
@@ -18,10 +18,22 @@ from adjudicator.statecraft.state import (
 SWAPS = [None, [1, 2], [2, 3], [3, 4]]  # swap the markers on spaces k and k+1 (1 = lowest)
 
 
-def swap_decision(game: dict, power: str, default) -> Decision:
-    return Decision(power, "swap_resources", choices=SWAPS, default=default,
-                    details={"resource_track": list(game["resource_track"]),
+def swap_decision(game: dict, power: str, source: str) -> Decision:
+    """The IMF swap or a SWAP_RESOURCES effect: a "may" (A-6), so a human's default is no swap (null);
+    a bot's is its §9.5.4 rule."""
+    is_bot = game["powers"][power]["is_bot"]
+    return Decision(power, "swap_resources", choices=SWAPS, default=bots.imf_choice(game, power) if is_bot else None,
+                    bot=is_bot,
+                    details={"resource_track": list(game["resource_track"]), "source": source,
                              "answer": "null, or [k, k+1]: swap the markers on adjacent spaces k and k+1"})
+
+
+def placement_default(game: dict, power: str, legal: list, bot_choice):
+    """The default of a placement the rules make compulsory: a bot's is its rule; a human's is the only
+    legal answer when there is one, otherwise nothing (the rules give no default; NO_DEFAULT)."""
+    if game["powers"][power]["is_bot"]:
+        return bot_choice()
+    return legal[0] if len(legal) == 1 else NO_DEFAULT
 
 
 def swap(game: dict, pair: list[int]) -> None:
@@ -86,8 +98,7 @@ def _execute(game, power, effect, source, touched, events):
             else:
                 add(game["bag"], power, 1)
     elif effect == "SWAP_RESOURCES":
-        default = bots.imf_choice(game, power) if me["is_bot"] else None
-        pair = yield swap_decision(game, power, default)
+        pair = yield swap_decision(game, power, source)
         if pair is not None:
             swap(game, pair)
         done["choice"] = pair
@@ -98,8 +109,9 @@ def _execute(game, power, effect, source, touched, events):
         if me["pool"] == 0 or not legal:
             done["skipped"] = "no token in the pool" if me["pool"] == 0 else "no legal country"
         else:
-            name = yield Decision(power, "place_influence", choices=legal, default=legal[0],
-                                  details={"effect": effect, "source": source})
+            default = placement_default(game, power, legal, lambda: bots.influence_effect_choice(game, power, legal))
+            name = yield Decision(power, "place_influence", choices=legal, default=default, bot=me["is_bot"],
+                                  details={"effect": effect, "source": source, "pool": me["pool"]})
             me["pool"] -= 1
             add(_by_name(game, name)["influence"], power, 1)
             touched.append(name)
@@ -112,8 +124,8 @@ def _execute(game, power, effect, source, touched, events):
         if not legal or (game["demo_supply"] is not None and game["demo_supply"] == 0):
             done["skipped"] = "no legal country" if not legal else "no demonstrator in the supply"
         else:
-            default = bots.demo_choice(game, power, effect, legal) if me["is_bot"] else legal[0]
-            name = yield Decision(power, "place_demo", choices=legal, default=default,
+            default = placement_default(game, power, legal, lambda: bots.demo_choice(game, power, effect, legal))
+            name = yield Decision(power, "place_demo", choices=legal, default=default, bot=me["is_bot"],
                                   details={"effect": effect, "source": source})
             demo_from_supply(game)
             add(_by_name(game, name)["influence"], DEMO, 1)
@@ -123,8 +135,10 @@ def _execute(game, power, effect, source, touched, events):
         choices = bribe_choices(game, power)
         action = None
         if choices:
-            action = yield Decision(power, "bribe", choices=[None, *choices], default=None,
-                                    details={"effect": effect, "source": source})
+            # A human may decline (A-6): null.  A bot bribes by §9.4.5 with the one bribe granted (§9.7).
+            default = bots.bribe_plan(game, power, 1, from_pool=True)[:1] if me["is_bot"] else [None]
+            action = yield Decision(power, "bribe", choices=[None, *choices], default=(default or [None])[0],
+                                    bot=me["is_bot"], details={"effect": effect, "source": source, "bribes_left": 1})
         if action is None:
             done["skipped"] = "declined" if choices else "no legal bribe"
         else:

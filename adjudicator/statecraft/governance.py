@@ -1,17 +1,22 @@
 """Governance phase: voting from the diplomatic bag, then the institutions (spec §7).
 
-A bag draw is random, so it is an input like dice: ``Dice("draw", 1, sides=n)``
-where n is the number of tokens in the bag.  Face k is the k-th token when the
-bag is laid out in the fixed order EU, USA, CHN, RUS, DEMO (see
-:func:`drawn_token` / :func:`face_of`), so each token is equally likely and a
-log can be checked afterwards.
+A bag draw is random, so it is an input like dice: ``Dice("draw", 1, sides=n,
+faces=[...])`` where n is the number of tokens in the bag and ``faces`` lists
+them laid out in the fixed order EU, USA, CHN, RUS, DEMO: value k draws
+``faces[k-1]`` (see :func:`bag_faces`, :func:`drawn_token` / :func:`face_of`),
+so each token is equally likely and a log can be checked afterwards.
+
+The rules give a drawn vote no abstention: its owner places it on one of the
+four institutions at once (§7.2.2).  A human owner's placement therefore has
+no default (the step waits for the owner or the director); a bot's is its
+§9.5.2 rule.
 """
 from __future__ import annotations
 
 import copy
 import inspect
 
-from adjudicator.procedure import Decision, Dice, Outcome, Procedure
+from adjudicator.procedure import NO_DEFAULT, Decision, Dice, Outcome, Procedure
 from adjudicator.statecraft import bots
 from adjudicator.statecraft.effects import activation, swap, swap_decision
 from adjudicator.statecraft.state import (
@@ -28,6 +33,11 @@ def drawn_token(bag: dict, face: int) -> str:
             return faction
         face -= bag.get(faction, 0)
     raise ValueError("face beyond the bag")
+
+
+def bag_faces(bag: dict) -> list[str]:
+    """The bag's tokens in the engine's stated order (EU, USA, CHN, RUS, DEMO): face k draws the k-th."""
+    return [faction for faction in FACTIONS for _ in range(bag.get(faction, 0))]
 
 
 def face_of(bag: dict, faction: str) -> int:
@@ -51,7 +61,11 @@ def voting(game: dict):
     draws = []
     neutrals = 0
     while sum(game["bag"].values()) > 0:  # an empty bag also ends the voting [DEF]
-        (face,) = yield Dice("draw", 1, sides=sum(game["bag"].values()))
+        faces = bag_faces(game["bag"])
+        (face,) = yield Dice("draw", 1, sides=len(faces), faces=faces,
+                             details={"bag": {f: game["bag"][f] for f in FACTIONS if game["bag"].get(f)},
+                                      "order": list(FACTIONS), "draw": len(draws) + 1,
+                                      "neutrals_drawn": neutrals, "neutrals_to_end": NEUTRALS_TO_END})
         token = drawn_token(game["bag"], face)
         add(game["bag"], token, -1)
         if token == DEMO:
@@ -61,9 +75,13 @@ def voting(game: dict):
             if neutrals == NEUTRALS_TO_END:
                 break
             continue
+        is_bot = game["powers"][token]["is_bot"]
         place = yield Decision(token, "place_vote", choices=list(INSTITUTIONS),
-                               default=bots.vote_choice(game["institutions"], token),
-                               details={"institutions": copy.deepcopy(game["institutions"])})
+                               default=bots.vote_choice(game["institutions"], token) if is_bot else NO_DEFAULT,
+                               bot=is_bot,
+                               details={"institutions": copy.deepcopy(game["institutions"]),
+                                        "bag": {f: game["bag"][f] for f in FACTIONS if game["bag"].get(f)},
+                                        "neutrals_drawn": neutrals, "neutrals_to_end": NEUTRALS_TO_END})
         add(game["institutions"][place], token, 1)
         draws.append({"token": token, "institution": place})
     return draws
@@ -100,8 +118,9 @@ def _davos(game, controller):
                if game["institutions"][i].get(p, 0) > 0]
     if not choices:
         return {"removed": None}
-    default = bots.davos_choice(game, controller) if game["powers"][controller]["is_bot"] else None
-    removal = yield Decision(controller, "davos_remove", choices=[None, *choices], default=default,
+    is_bot = game["powers"][controller]["is_bot"]
+    default = bots.davos_choice(game, controller) if is_bot else None  # None: remove nothing (a "may", A-6)
+    removal = yield Decision(controller, "davos_remove", choices=[None, *choices], default=default, bot=is_bot,
                              details={"institutions": copy.deepcopy(game["institutions"])})
     if removal is not None:  # the removed vote goes to its owner's pool, not the bag (§7.4.1)
         add(game["institutions"][removal["institution"]], removal["power"], -1)
@@ -112,8 +131,7 @@ def _davos(game, controller):
 def _imf(game, controller):
     if controller is None:
         return None
-    default = bots.imf_choice(game, controller) if game["powers"][controller]["is_bot"] else None
-    pair = yield swap_decision(game, controller, default)
+    pair = yield swap_decision(game, controller, source="IMF")
     if pair is not None:
         swap(game, pair)
     return {"swap": pair}
@@ -168,6 +186,23 @@ def run_governance(state: dict):
     return Outcome({"draws": draws, "institutions": results}, game)
 
 
-VOTING = Procedure("statecraft.voting", GameSchema, run_voting)
-INSTITUTION_RESOLUTION = Procedure("statecraft.institution_resolution", GameSchema, run_resolution)
-GOVERNANCE = Procedure("statecraft.governance", GameSchema, run_governance)
+_VOTERS = ("The powers in play (EU, USA, CHN, RUS): each drawn vote's owner places it (a bot's placement is "
+           "marked bot)")
+_RESOLVERS = ("the controllers of DAVOS and IMF choose a removal and a swap, and the UN card's effects may ask "
+              "the powers to choose countries, bribes or swaps (a bot's decisions are marked bot)")
+VOTING = Procedure(
+    "statecraft.voting", GameSchema, run_voting, version="2",
+    summary="Draws votes from the diplomatic bag one at a time (spec §7.2): each drawn vote goes on the "
+            "institution its owner chooses, and the third neutral token drawn ends the voting.",
+    participants=_VOTERS + "; the service draws from the bag (a die whose faces are the bag's tokens).")
+INSTITUTION_RESOLUTION = Procedure(
+    "statecraft.institution_resolution", GameSchema, run_resolution, version="2",
+    summary="Resolves DAVOS, IMF, PRESS and UN in board order (spec §7.3, §7.4): sole majorities, the "
+            "votes returned to pools and the bag, and each controller's effect.",
+    participants="The powers in play (EU, USA, CHN, RUS): " + _RESOLVERS + "; nothing is rolled.")
+GOVERNANCE = Procedure(
+    "statecraft.governance", GameSchema, run_governance, version="2",
+    summary="The governance phase (spec §7): the voting from the diplomatic bag, then the resolution of the "
+            "four institutions.",
+    participants=_VOTERS + ", then " + _RESOLVERS + "; the service draws from the bag (a die whose faces are "
+                 "the bag's tokens).")

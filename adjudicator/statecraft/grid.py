@@ -51,4 +51,11 @@ def run_grid(state: dict):
     return Outcome({"countries": visits, "base_market": market}, game)
 
 
-COUNTRY_GRID = Procedure("statecraft.country_grid", GridState, run_grid)
+COUNTRY_GRID = Procedure(
+    "statecraft.country_grid", GridState, run_grid, version="2",
+    summary="The country-grid resolution phase (spec §6.7): every country in reading order, conflicts "
+            "resolved as they come, rewards paid to the governing power, then each base market; with "
+            "game_end only the remaining conflicts are resolved, without rewards (§5.8.1).",
+    participants="The powers in play (EU, USA, CHN, RUS): the powers in a conflict decide their spy rerolls "
+                 "and a reward's receiver its choices (a bot's decisions are marked bot); the service rolls "
+                 "the conflict dice, the demonstrators' (DEMO) included.")

@@ -19,6 +19,8 @@ FACTIONS = POWERS + (DEMO,)
 INSTITUTIONS = ("DAVOS", "IMF", "PRESS", "UN")  # board order = resolution order (§2.7)
 RESOURCES = ("CROPS", "GOODS", "HYDROCARBONS", "METALS")
 SUPPORT_TOP = 9
+# Final PP of each support position 1..9 (§5.8.2): the source gives only the range -2..5; placeholder (G-4).
+DEFAULT_SUPPORT_FINAL_PP = [-2, -1, 0, 0, 1, 2, 3, 4, 5]
 
 # Resource track as set up (§2.4.2), lowest space first.
 INITIAL_TRACK = ["CROPS", "GOODS", "HYDROCARBONS", "METALS"]
@@ -74,6 +76,12 @@ class OptionsSchema(marshmallow.Schema):
     # hydrocarbons is possible, so the literal reading is the default here (the spec's [DEF] is the option).
     imf_protect_priority = fields.Boolean(load_default=False)
     fallback_order = fields.List(fields.String(validate=validate.OneOf(POWERS)), load_default=lambda: list(POWERS))
+    # Final scoring (§5.8.2): the PP of each support position, lowest first (G-4 placeholder), the votes
+    # left in the bag per PP (floor, A-42), and what decides a tie on PP and leader value.
+    support_final_pp = fields.List(fields.Integer(strict=True), load_default=lambda: list(DEFAULT_SUPPORT_FINAL_PP),
+                                   validate=validate.Length(equal=SUPPORT_TOP))
+    votes_per_pp = fields.Integer(strict=True, load_default=2, validate=validate.Range(min=1))
+    final_tie_fallback = fields.String(load_default="shared", validate=validate.OneOf(["shared", "fallback_order"]))
 
     @validates_schema
     def _fallback_is_a_permutation(self, data, **kwargs):

@@ -1,7 +1,7 @@
 """Activations that feed the conflict resolver (spec §6.1-§6.6): TV-02a/b, TV-03..05, TV-18, TV-19, TV-39."""
 import pytest
 
-from adjudicator.procedure import IllegalDecision, answer, next_step
+from adjudicator.procedure import NO_DEFAULT, IllegalDecision, answer, next_step
 from adjudicator.statecraft import BRIBES, EFFECT, INFLUENCE
 
 from .statecraft_helpers import Driver, land, power
@@ -87,7 +87,20 @@ def test_influence_must_all_be_placed_where_legal():
     with pytest.raises(IllegalDecision, match="place all 2"):
         answer(INFLUENCE, two, [], {"A": 1})
     step = next_step(INFLUENCE, two, [])
-    assert step.default == {"A": 2} and step.details["room"] == {"A": 4, "B": 4}
+    assert step.details["room"] == {"A": 4, "B": 4}
+    # The rules say every token is placed, not where: with a real choice there is no default.
+    assert step.default is NO_DEFAULT and not step.has_default and not step.bot
+
+
+@pytest.mark.parametrize("grid, tokens, plan", [
+    pytest.param([land("A", 4, {}), land("B", 2, {"USA": 1}, col=2)], 6, {"A": 4, "B": 1}, id="room-for-fewer"),
+    pytest.param([land("A", 4, {"USA": 1}), land("B", 2, {"USA": 2}, col=2)], 2, {"A": 2}, id="one-country"),
+])
+def test_an_influence_plan_the_rules_force_is_the_default(grid, tokens, plan):
+    state = {"powers": {"USA": power(planned_influence=tokens)}, "actor": "USA", "grid": grid}
+    step = next_step(INFLUENCE, state, [])
+    assert step.default == plan and step.details["must_place"] == sum(plan.values())
+    assert answer(INFLUENCE, state, [], plan)[1].result["placed"] == plan
 
 
 # TV-18: X (CT 4): RUS 2*, CHN 1; CHN has 3 bribe tokens.

@@ -3,8 +3,8 @@ import json
 
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from adjudicator.procedure import Dice, Outcome, answer, next_step
-from adjudicator.statecraft import BRIBES, CONFLICT, COUNTRY_GRID, GOVERNANCE, INFLUENCE
+from adjudicator.procedure import Decision, Dice, Outcome, answer, next_step
+from adjudicator.statecraft import BRIBES, CONFLICT, COUNTRY_GRID, EFFECT, FINAL_SCORING, GOVERNANCE, INFLUENCE
 from adjudicator.statecraft.state import INSTITUTIONS, POWERS, RESOURCES
 
 from .statecraft_helpers import tokens_of
@@ -44,22 +44,52 @@ def games(draw, min_countries=1):
                         "minority": draw(st.lists(st.sampled_from(EFFECTS), max_size=2))}}
 
 
+def random_plan(data, step):
+    """A legal influence plan: exactly ``must_place`` tokens, one at a time into countries with room."""
+    room = dict(step.details["room"])
+    plan: dict = {}
+    for _ in range(step.details["must_place"]):
+        name = data.draw(st.sampled_from(sorted(n for n, free in room.items() if free)))
+        plan[name] = plan.get(name, 0) + 1
+        room[name] -= 1
+    return plan
+
+
+def random_answer(data, step):
+    if isinstance(step, Dice):
+        return data.draw(st.lists(st.integers(1, step.sides), min_size=step.count, max_size=step.count))
+    if step.question == "place_influence_plan":
+        return random_plan(data, step)
+    if step.choices is not None:
+        return data.draw(st.sampled_from(list(step.choices)))
+    top = step.details["indexes"]["max"]  # a reroll: decline or a non-empty set of own dice
+    return data.draw(st.one_of(st.none(), st.sets(st.integers(0, top), min_size=1).map(sorted)))
+
+
 def drive(procedure, state, data, use_defaults=False, limit=500):
-    """Answer every step: dice from hypothesis; decisions by default or at random among the legal answers."""
+    """Answer every step as a service would, each answer passed through JSON (the stored log is JSON).
+
+    Dice come from hypothesis.  Decisions take their default (``use_defaults``; a step without a
+    default, which waits for its participant or the director, takes a random legal answer) or a
+    random legal answer.  Every default must itself be legal, and a bot's decisions, and only a
+    bot's, are marked bot.
+    """
     log = []
     step = next_step(procedure, state, log)
     while not isinstance(step, Outcome):
-        json.dumps(step.to_dict())  # every step is JSON for the service
-        if isinstance(step, Dice):
-            value = data.draw(st.lists(st.integers(1, step.sides), min_size=step.count, max_size=step.count))
-        elif use_defaults or step.question == "place_influence_plan":
+        assert json.loads(json.dumps(step.to_dict())) == step.to_dict()  # every step is JSON for the service
+        if isinstance(step, Decision):
+            assert step.participant in state["powers"]
+            assert step.bot == state["powers"][step.participant].get("is_bot", False)
+            if step.has_default:
+                assert step.refusal(step.default) is None, (step, step.default)
+        if isinstance(step, Dice) and step.faces is not None:
+            assert len(step.faces) == step.sides
+        if not isinstance(step, Dice) and (use_defaults or step.bot) and step.has_default:
             value = step.default
-        elif step.choices is not None:
-            value = data.draw(st.sampled_from(list(step.choices)))
-        else:  # a reroll: decline or a non-empty set of own dice
-            top = step.details["indexes"]["max"]
-            value = data.draw(st.one_of(st.none(), st.sets(st.integers(0, top), min_size=1).map(sorted)))
-        log, step = answer(procedure, state, log, value)
+        else:
+            value = random_answer(data, step)
+        log, step = answer(procedure, state, log, json.loads(json.dumps(value)))
         assert len(log) < limit
     assert next_step(procedure, state, log) == step  # the replay of the log gives the same outcome
     json.dumps(step.to_dict())
@@ -97,11 +127,45 @@ def test_governance_conserves_tokens(game, data):
     assert all(sum(v.values()) <= 1 for v in out.state["institutions"].values())
 
 
+def every_procedure(game, data):
+    actor = data.draw(st.sampled_from(sorted(game["powers"])))
+    effects = data.draw(st.lists(st.sampled_from(EFFECTS), min_size=1, max_size=3))
+    conflicts = [c["name"] for c in game["grid"] if c["conflict"]]
+    runs = [(COUNTRY_GRID, game), (GOVERNANCE, game), (COUNTRY_GRID, {**game, "game_end": True}),
+            (FINAL_SCORING, game), (INFLUENCE, {**game, "actor": actor}), (BRIBES, {**game, "actor": actor}),
+            (EFFECT, {**game, "actor": actor, "effects": effects})]
+    if conflicts:
+        runs.append((CONFLICT, {**game, "country": conflicts[0]}))
+    return runs
+
+
 @SETTINGS
 @given(games(), st.data())
 def test_taking_every_default_terminates(game, data):
-    for procedure, state in [(COUNTRY_GRID, game), (GOVERNANCE, game), (COUNTRY_GRID, {**game, "game_end": True})]:
+    for procedure, state in every_procedure(game, data):
         assert isinstance(drive(procedure, state, data, use_defaults=True), Outcome)
+
+
+@SETTINGS
+@given(games(), st.data())
+def test_random_legal_answers_through_json_terminate(game, data):
+    for procedure, state in every_procedure(game, data):
+        out = drive(procedure, state, data)
+        if procedure is not FINAL_SCORING:
+            assert tokens_of(out.state) == tokens_of(game)
+
+
+@SETTINGS
+@given(games(), st.data())
+def test_final_scoring_leaves_no_conflict_and_adds_up(game, data):
+    out = drive(FINAL_SCORING, game, data)
+    assert not any(c["conflict"] for c in out.state["grid"])
+    assert tokens_of(out.state) == tokens_of(game)
+    for p, item in out.result["scores"].items():
+        parts = ("in_play", "support", "governments", "spies", "votes_in_bag")
+        assert item["total"] == sum(item[k] for k in parts) == out.state["powers"][p]["pp"]
+        assert item["governments"] == 2 * sum(1 for c in out.state["grid"] if c["fg"] == p)
+    assert out.result["ranking"][0] in out.result["winners"]
 
 
 @SETTINGS
