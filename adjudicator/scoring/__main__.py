@@ -41,6 +41,8 @@ def score_line(system: str, line: str, number: int) -> dict:
         result = json.loads(line)
     except json.JSONDecodeError as err:
         return {"error": f"bad JSON: {err.msg} (column {err.colno})", "line": number, "field": None}
+    except (ValueError, RecursionError) as err:   # e.g. nesting too deep, a number too long
+        return {"error": f"bad JSON: {err}", "line": number, "field": None}
     try:
         scores = score(system, result)
     except ResultError as err:

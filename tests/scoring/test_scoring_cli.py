@@ -73,3 +73,11 @@ def test_help():
     assert proc.returncode == 0
     assert "python -m adjudicator.scoring SYSTEM" in proc.stdout
     assert all(system in proc.stdout for system in SYSTEMS)
+
+
+def test_a_line_too_deeply_nested_is_bad_json_not_a_crash():
+    proc = run("dss", stdin="[" * 100000 + "\n" + '{"centers": 1}\n')
+    assert proc.returncode == 0, proc.stderr
+    deep, shallow = (json.loads(line) for line in proc.stdout.splitlines())
+    assert deep["line"] == 1 and deep["field"] is None and deep["error"].startswith("bad JSON")
+    assert shallow["line"] == 2 and shallow["field"] == "centers"

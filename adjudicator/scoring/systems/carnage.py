@@ -1,7 +1,6 @@
 """Carnage, classic (spec §5.4): rank points 7,000 .. 1,000 plus one point per centre."""
 from __future__ import annotations
 
-
 from ..common import POWERS, SUPPLY_CENTRES, Game, Scores, shared_rank_points, solo_only
 
 ID = "carnage"
