@@ -264,7 +264,7 @@ def bribe_plan(game: dict, power: str, bribes: int, from_pool: bool = False) -> 
     def candidate(c):
         return not _blocked(c) and c["fg"] != power
 
-    def execute(target, c_name, action):
+    def execute(target, action):
         bribe(target, power, action, [], token_from="pool" if from_pool else "planned_bribes")
         if not from_pool and action["kind"] == "RIVAL_TO_DEMO":
             target["powers"][power]["planned_bribes"] -= 1
@@ -281,7 +281,7 @@ def bribe_plan(game: dict, power: str, bribes: int, from_pool: bool = False) -> 
             action = _greedy_bribe(trial, c, power, from_pool)
             if action is None:
                 return None
-            execute(trial, c_name, action)
+            execute(trial, action)
             run.append(action)
         c = next(x for x in trial["grid"] if x["name"] == c_name)
         return run if run and sole_majority(c["influence"]) == power else None
@@ -293,7 +293,7 @@ def bribe_plan(game: dict, power: str, bribes: int, from_pool: bool = False) -> 
                 continue
             run = majority_run(name, bribes - len(actions))
             for action in run or []:
-                execute(sim, name, action)
+                execute(sim, action)
                 actions.append(action)
     for name in [c["name"] for c in scan_order(sim)]:  # pass 3: keep bribing after a majority
         c = next(x for x in sim["grid"] if x["name"] == name)
@@ -303,6 +303,6 @@ def bribe_plan(game: dict, power: str, bribes: int, from_pool: bool = False) -> 
             action = _greedy_bribe(sim, c, power, from_pool)
             if action is None:
                 break
-            execute(sim, name, action)
+            execute(sim, action)
             actions.append(action)
     return actions

@@ -1,7 +1,7 @@
 """Activations that feed the conflict resolver (spec §6.1-§6.6): TV-02a/b, TV-03..05, TV-18, TV-19, TV-39."""
 import pytest
 
-from adjudicator.procedure import NO_DEFAULT, IllegalDecision, answer, next_step
+from adjudicator.procedure import NO_DEFAULT, IllegalDecision, Outcome, answer, next_step
 from adjudicator.statecraft import BRIBES, EFFECT, INFLUENCE
 
 from .statecraft_helpers import Driver, land, power
@@ -179,3 +179,82 @@ def test_influence_with_no_legal_place_goes_back_to_the_pool_without_a_decision(
     out = next_step(INFLUENCE, state, [])
     assert out.result == {"placed": {}, "returned": 2, "events": []}
     assert out.state["powers"]["USA"]["pool"] == 12 and out.state["powers"]["USA"]["planned_influence"] == 0
+
+
+# --- the bot's influence and bribes (§9.4.4, §9.4.5): its plan is the default of its decisions ---
+
+def test_TV_36_bot_influence_passes():
+    state = {"powers": {"RUS": power(planned_influence=4, is_bot=True, primary_symbols=["P"], leader_value=1),
+                        "EU": power(leader_value=3), "USA": power(leader_value=2)},
+             "actor": "RUS", "marker_1": {"row": 1, "col": 1},
+             "grid": [land("C1", 3, {"EU": 2}, fg="EU", col=1, symbols=["P"]),
+                      land("C2", 3, {"RUS": 1}, fg="RUS", col=2, symbols=["P"]),
+                      land("C3", 5, {"USA": 1}, fg="USA", col=3),
+                      land("C4", 4, {"EU": 3, "DEMO": 1}, fg="EU", col=4, symbols=["P"])]}
+    d = Driver(INFLUENCE, state)
+    step = d.expect_decision("RUS", "place_influence_plan")
+    # Pass 1: C1 k_cf 2, C4 k_cf 1; pass 2: C3 needs 2 for the FG, 5 for a conflict; pass 3: C3 gets the last.
+    assert step.bot and step.default == {"C1": 2, "C4": 1, "C3": 1}
+    out = d.default("RUS", "place_influence_plan").outcome
+    c1, c2, c3, c4 = out.state["grid"]
+    assert (c1["conflict"], c4["conflict"], c3["fg"], c3["influence"]) == (True, True, "USA", {"USA": 1, "RUS": 1})
+    assert c2["influence"] == {"RUS": 1}
+
+
+def bot_bribes(n, grid, **powers):
+    everyone = {"RUS": power(planned_bribes=n, is_bot=True, primary_symbols=["P"], leader_value=1), **powers}
+    return {"powers": everyone, "actor": "RUS", "grid": grid}
+
+
+def take_bot_bribes(state):
+    d, actions = Driver(BRIBES, state), []
+    while not isinstance(d.step, Outcome):
+        step = d.expect_decision("RUS", "bribe")
+        assert step.bot
+        actions.append(step.default)
+        d.default("RUS", "bribe")
+    return actions, d.outcome
+
+
+B1 = land("B1", 4, {"EU": 2, "DEMO": 1}, fg="EU", symbols=["P"])
+
+
+def test_TV_37a_bot_bribe_greedy_sequence_takes_the_fg():
+    actions, out = take_bot_bribes(bot_bribes(3, [B1], EU=power(leader_value=2)))
+    assert actions == [{"kind": "DEMO_TO_OWN", "country": "B1"},
+                       {"kind": "RIVAL_TO_DEMO", "country": "B1", "target": "EU"},
+                       {"kind": "DEMO_TO_OWN", "country": "B1"}]
+    b1 = out.state["grid"][0]
+    assert (b1["influence"], b1["fg"]) == ({"RUS": 2, "EU": 1}, "RUS")
+    assert out.result["returned"] == 0
+
+
+def test_TV_37b_with_two_bribes_pass_3_bribes_anyway_and_the_tie_keeps_the_fg():
+    actions, out = take_bot_bribes(bot_bribes(2, [B1], EU=power(leader_value=2)))
+    assert actions == [{"kind": "DEMO_TO_OWN", "country": "B1"},
+                       {"kind": "RIVAL_TO_DEMO", "country": "B1", "target": "EU"}]
+    b1 = out.state["grid"][0]
+    assert (b1["influence"], b1["fg"]) == ({"RUS": 1, "EU": 1, "DEMO": 1}, "EU")
+
+
+def test_TV_37c_the_rival_with_more_pp_is_bribed_first():
+    state = bot_bribes(1, [land("B2", 4, {"EU": 2, "USA": 2}, fg="EU")],
+                       EU=power(pp=12, leader_value=3), USA=power(pp=15, leader_value=2))
+    assert take_bot_bribes(state)[0] == [{"kind": "RIVAL_TO_DEMO", "country": "B2", "target": "USA"}]
+
+
+def test_bot_bribes_pass_1_prefers_a_primary_country_and_keeps_the_rest_for_the_next():
+    grid = [land("Plain", 4, {"EU": 1, "DEMO": 1}, fg="EU", col=1),
+            land("Prime", 4, {"DEMO": 2}, col=2, symbols=["P"])]
+    actions, out = take_bot_bribes(bot_bribes(4, grid, EU=power(leader_value=2)))
+    # Pass 1: Prime, where 2 DEMO_TO_OWN give RUS 2 > DEMO 0; pass 2: Plain would need 3 bribes
+    # (DEMO_TO_OWN, RIVAL_TO_DEMO(EU), DEMO_TO_OWN): skipped; pass 3: Plain with the 2 left.
+    assert [a["country"] for a in actions] == ["Prime", "Prime", "Plain", "Plain"]
+    assert out.state["grid"][1]["fg"] == "RUS"
+
+
+def test_a_bot_that_is_overridden_is_replanned():
+    state = bot_bribes(3, [B1], EU=power(leader_value=2))
+    d = Driver(BRIBES, state).decide("RUS", "bribe", {"kind": "RIVAL_TO_DEMO", "country": "B1", "target": "EU"})
+    # after the director's different first bribe the plan starts again from the new state
+    assert d.expect_decision("RUS", "bribe").default == {"kind": "DEMO_TO_OWN", "country": "B1"}
