@@ -88,7 +88,7 @@ def run_bidding(state: dict, issue: dict, region: str, start: str, record: list)
     moves until it ends.
     """
     seats = clockwise(state["seat_order"], start)
-    passed: set[str] = set()
+    passed: list[str] = []
     high_player, high = None, None
     turn = 0
     while True:
@@ -101,15 +101,19 @@ def run_bidding(state: dict, issue: dict, region: str, start: str, record: list)
             continue
         most = limits(state, player, region, issue)
         unit_strength = region_unit_strength(state, player, region)
+        # Bids are declared in turn and in the open (§6.4.2-6.4.5): the step shows every bid
+        # and pass so far, the high bid to beat, and what this bidder may put in.
         answer = yield Decision(
             player, "bid", None, default=PASS,
-            details={"issue": issue["id"], "region": region, "no_military": issue["no_military"],
+            details={"issue": issue["id"], "stars": issue["stars"], "region": region,
+                     "no_military": issue["no_military"], "order": list(seats),
+                     "bids": [dict(entry) for entry in record], "passed": list(passed),
                      "high_bid": None if high is None else {"player": high_player, **high},
                      "max": most, "region_unit_strength": unit_strength, "pass": PASS},
             check=lambda answer, most={**most, "no_military": issue["no_military"]}, high=high, unit=unit_strength:
                 refusal(answer, most, high, unit))
         if answer == PASS:
-            passed.add(player)
+            passed.append(player)
             record.append({"player": player, "action": PASS})
         else:
             high_player, high = player, weigh(answer, unit_strength)
@@ -119,9 +123,10 @@ def run_bidding(state: dict, issue: dict, region: str, start: str, record: list)
 def pay(state: dict, winner: str, bid: dict, region: str, log: list) -> Generator:
     """The winner's bid goes to Exhausted; then 1 happiness per unit bid is lost (§6.4.8 [A-13])."""
     player = state["players"][winner]
-    units = state["tracks"][region]["units"]
     if bid["region_units"]:
-        # The unit leaves the track; the unrest counter does not move (§5.4).
+        # The unit leaves the track; the unrest counter does not move (§5.4).  (An issue with
+        # no region, unsettled by an event [A-22], has no region units to bid.)
+        units = state["tracks"][region]["units"]
         del units[unit_column(state["tracks"][region], winner)]
     player["units_available"] -= bid["available_units"]
     player["units_exhausted"] += bid["region_units"] + bid["available_units"]

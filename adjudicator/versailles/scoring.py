@@ -111,4 +111,8 @@ def _run(state: dict) -> Generator:
     yield  # pragma: no cover - makes this a generator that ends at once
 
 
-FINAL_SCORING = Procedure("versailles.final_scoring", ScoringState, _run)
+FINAL_SCORING = Procedure(
+    "versailles.final_scoring", ScoringState, _run,
+    summary="Final scoring (§8.2-§8.5): stars, flagged counters, strategy cards and happiness rank points, "
+            "and the winner with its tie-breaks; it has no steps.",
+    participants="nobody is asked: the seated nations are scored (the 2-player USA faction scores nothing)")

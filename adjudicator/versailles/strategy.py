@@ -24,8 +24,14 @@ def select_strategy_cards(state: dict) -> Generator:
     offer = list(state["strategy_offer"])
     order = choosing_order(state)
     for nation in order:
+        # The offer lies face up and every choice is public (§6.8.3).
         card = yield Decision(nation, "choose_strategy_card", list(offer), default=offer[0],
-                              details={"order": order, "stars": star_total(state, nation)})
+                              details={"order": order, "stars": star_total(state, nation),
+                                       "totals": {n: star_total(state, n) for n in order},
+                                       "chosen": {n: state["strategy_choice"][n] for n in order
+                                                  if n in state["strategy_choice"]},
+                                       "cards": {c: state["strategy_cards"][c] for c in offer
+                                                 if c in state["strategy_cards"]}})
         offer.remove(card)
         state["strategy_choice"][nation] = card
     state["strategy_offer"] = []

@@ -40,4 +40,9 @@ def unsettle(state: dict) -> Generator:
     return Outcome(record, state)
 
 
-UNSETTLE = Procedure("versailles.unsettle", UnsettleState, unsettle)
+UNSETTLE = Procedure(
+    "versailles.unsettle", UnsettleState, unsettle, version="2",
+    summary="An event unsettles one issue (§6.9): open bidding for it and the winner's option, with no "
+            "unrest reset and no strategy-card selection.",
+    participants="the seated nations (UK, FRANCE, USA, ITALY as seated; in the 2-player game the player on "
+                 "turn answers for the USA faction); no dice")

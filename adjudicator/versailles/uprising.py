@@ -80,11 +80,16 @@ def check_region(state: dict, region: str) -> Generator:
              "modified": None, "uprising": False}
     if threshold == "X":        # no roll and no announcements
         return check
-    for nation in announcers(state, region):
+    order = announcers(state, region)
+    for nation in order:
+        # Announcements are public and final (§6.2.3): each step shows the ones made so far.
         check["modifiers"][nation] = yield Decision(
             nation, "modifier", [-1, 0, 1], default=0,
-            details={"region": region, "level": threshold, "announced": dict(check["modifiers"])})
-    (roll,) = yield Dice(f"uprising_check:{region}", 1, 6, roller=state["active_player"])
+            details={"region": region, "column": column, "level": threshold, "order": order,
+                     "announced": dict(check["modifiers"])})
+    (roll,) = yield Dice(f"uprising_check:{region}", 1, 6, roller=state["active_player"], details={
+        "region": region, "column": column, "level": threshold, "modifiers": dict(check["modifiers"]),
+        "uprising_if": f"roll + {sum(check['modifiers'].values())} >= {threshold}"})
     check["roll"] = roll
     check["modified"] = roll + sum(check["modifiers"].values())     # not clamped to 1..6
     check["uprising"] = check["modified"] >= threshold
@@ -128,7 +133,8 @@ def resolve_uprising(state: dict, region: str) -> Generator:
     elif track["units"]:
         chooser = leftmost_unit_owner(track)
         affected = yield Decision(chooser, "choose_affected", tied, default=tied[0],
-                                  details={"region": region, "issues_each": top})
+                                  details={"region": region, "issues_each": top, "counts": dict(counts),
+                                           "reason": "§6.3.2: the owner of the leftmost unit chooses"})
         record["affected_by"] = "leftmost_unit"
     else:
         affected = yield from roll_off(state, region, tied, record["roll_off"])
@@ -142,7 +148,8 @@ def resolve_uprising(state: dict, region: str) -> Generator:
     chosen = candidates[0]
     if len(candidates) > 1:
         chosen = yield Decision(decider(state, affected), "choose_issue", candidates, default=candidates[0],
-                                details={"region": region, "stars": best, "for": affected})
+                                details={"region": region, "stars": best, "for": affected,
+                                         "issues": [_public(issue) for issue in own if issue["id"] in candidates]})
     issue = next(issue for issue in own if issue["id"] == chosen)
     issue["controller"] = None      # unsettled; its counters stay on the card until step 6
     record["issue"] = issue["id"]
@@ -177,7 +184,8 @@ def contest(state: dict, issue: dict, region: str | None, former: str, record: d
     names = [option["name"] for option in issue["options"]]
     if names:
         name = yield Decision(winner, "choose_option", names, default=names[0],
-                              details={"issue": issue["id"], "region": region})
+                              details={"issue": issue["id"], "region": region, "stars": issue["stars"],
+                                       "options": [dict(option) for option in issue["options"]]})
         issue["option"] = record["option"] = name
         option = next(option for option in issue["options"] if option["name"] == name)
         yield from apply_option(state, issue, option, winner, winner, record["mutinies"])
@@ -189,11 +197,25 @@ def roll_off(state: dict, region: str, tied: list[str], rounds: list) -> Generat
     while len(contenders) > 1:
         rolls = {}
         for nation in contenders:
-            (rolls[nation],) = yield Dice(f"roll_off:{region}:{nation}", 1, 6, roller=decider(state, nation))
+            # The roll names its region and nation, and shows the round's rolls so far.
+            (rolls[nation],) = yield Dice(f"roll_off:{region}:{nation}", 1, 6, roller=decider(state, nation), details={
+                "region": region, "nation": nation, "contenders": list(contenders), "round": len(rounds) + 1,
+                "rolled": dict(rolls), "rule": "§6.3.2: the highest roll is affected; ties on it roll again"})
         rounds.append(rolls)
         high = max(rolls.values())
         contenders = [nation for nation in contenders if rolls[nation] == high]
     return contenders[0]
 
 
-UPRISING = Procedure("versailles.uprising", UprisingState, uprising)
+def _public(issue: dict) -> dict:
+    """An issue card as the table sees it (settled issues lie face up)."""
+    return {key: issue[key] for key in ("id", "name", "stars", "option", "counters")}
+
+
+UPRISING = Procedure(
+    "versailles.uprising", UprisingState, uprising, version="2",
+    summary="One uprising check (§6): the regions, modifier announcements and a die per region, then per "
+            "uprising the affected player, the unsettled issue, open bidding, the unrest reset, the winner's "
+            "option and, after the game's first uprising, strategy-card selection.",
+    participants="the seated nations (UK, FRANCE, USA, ITALY as seated; in the 2-player game the player on "
+                 "turn answers for the USA faction); the service rolls the check dice and any roll-off")

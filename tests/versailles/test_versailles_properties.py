@@ -2,13 +2,14 @@
 one at a time through ``answer``, as a service would)."""
 from __future__ import annotations
 
+import json
 import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.procedure import Decision, Dice, Outcome, answer, next_step
-from adjudicator.versailles import FINAL_SCORING, UPRISING, final_scoring
+from adjudicator.versailles import FINAL_SCORING, UNSETTLE, UPRISING, GameState, final_scoring
 from adjudicator.versailles.state import COUNTER_TYPES, DEFAULT_REGIONS, NATIONS
 
 SEATINGS = [(["UK", "FRANCE"], True), (["UK", "FRANCE", "USA"], False), (["UK", "FRANCE", "USA", "ITALY"], False)]
@@ -89,11 +90,22 @@ def random_answer(step, rng: random.Random):
     return "pass"
 
 
-def play_out(state, choose):
-    log, step = [], next_step(UPRISING, state, [])
+def as_stored(value):
+    """What the service keeps: the JSON form (lists, string keys)."""
+    return json.loads(json.dumps(value))
+
+
+def play_out(state, choose, procedure=UPRISING):
+    """Answer step by step; every step, answer and outcome goes through JSON as the service stores them."""
+    log, step = [], next_step(procedure, state, [])
     while not isinstance(step, Outcome):
         assert len(log) < MAX_STEPS, "the procedure did not end"
-        log, step = answer(UPRISING, state, log, choose(step))
+        json.dumps(step.to_dict())
+        assert not isinstance(step, Decision) or not (step.bot or step.private)  # no bots, nothing private
+        log, step = answer(procedure, state, log, as_stored(choose(step)))
+    stored = as_stored(step.to_dict())
+    # The stored outcome state is a valid game state again and means the same (column keys come back as text).
+    assert GameState().load(stored["state"]) == GameState().load(step.state)
     return log, step
 
 
@@ -152,6 +164,7 @@ def test_random_play_ends_replays_identically_and_conserves_cubes_units_and_issu
 @FAST
 @given(states(), st.integers(0, 2**32))
 def test_taking_the_default_at_every_decision_always_ends_with_an_outcome(state, seed):
+    """Defaults and dice, passed through JSON, always end with a JSON outcome."""
     rng = random.Random(seed)
     log, outcome = play_out(state, lambda step: step.default if isinstance(step, Decision)
                             else [rng.randint(1, 6) for _ in range(step.count)])
@@ -184,3 +197,33 @@ def test_happiness_points_follow_competition_ranking(state):
         penalty = -5 if state["happiness"][nation] == 0 else 0
         assert result["scores"][nation]["happiness"] == table[above] + penalty
     assert result["winners"] and set(result["winners"]) <= set(seats)
+
+
+@st.composite
+def unsettle_states(draw):
+    state = draw(states())
+    state.pop("region")
+    if not state["issues"]:
+        state["issues"] = [{"id": "ONLY", "region": draw(st.sampled_from([None, *DEFAULT_REGIONS])), "stars": 3,
+                            "controller": state["seat_order"][0], "options": [{"name": "O", "effects": []}]}]
+    state["issue"] = draw(st.sampled_from([issue["id"] for issue in state["issues"]]))
+    return state
+
+
+@FAST
+@given(unsettle_states(), st.integers(0, 2**32), st.booleans())
+def test_unsettling_through_json_always_ends_with_an_outcome(state, seed, defaults):
+    rng = random.Random(seed)
+    log, outcome = play_out(state, (lambda step: step.default) if defaults else
+                            (lambda step: random_answer(step, rng)), procedure=UNSETTLE)
+    assert next_step(UNSETTLE, state, log) == outcome
+    assert outcome.result["issue"] == state["issue"] and outcome.result["keg"] is None
+    check_bidding(outcome.result)
+
+
+@FAST
+@given(states())
+def test_final_scoring_is_a_json_outcome_at_once(state):
+    state = as_stored({key: value for key, value in state.items() if key != "region"})
+    step = next_step(FINAL_SCORING, state, [])
+    assert isinstance(step, Outcome) and as_stored(step.to_dict()["result"]) == step.to_dict()["result"]

@@ -351,6 +351,26 @@ def test_an_issue_with_no_region_is_bid_for_without_region_units():
     assert step.state["issue_discard"][0]["id"] == "SUFFRAGE"
 
 
+def test_an_issue_with_no_region_can_be_won_and_paid_for():
+    """Regression: paying for a region-less issue once looked up the track of region None."""
+    from adjudicator.versailles import UNSETTLE
+    state = tv10_state()
+    state["issues"].append(issue("SUFFRAGE", None, 2, "USA"))
+    state["issue"] = "SUFFRAGE"
+    log, step = drive(UNSETTLE, state, [("USA bid", {"available_units": 1, "influence": 1}), ("UK bid", PASS),
+                                        ("FRANCE bid", PASS), ("USA choose_option", "Second")])
+    assert isinstance(step, Outcome) and step.result["winner"] == "USA"
+    assert step.state["players"]["USA"]["units_exhausted"] == 1 and step.state["happiness"]["USA"] == 19
+    assert step.state["tracks"] == UNSETTLE.load(state)["tracks"]
+
+
+def test_the_kinds_say_what_they_resolve_and_who_answers_and_keep_nothing_private():
+    from adjudicator.versailles import UNSETTLE
+    for procedure in (UPRISING, UNSETTLE, FINAL_SCORING):
+        assert procedure.summary and procedure.participants and procedure.private_fields == ()
+        assert procedure.name.startswith("versailles.")
+
+
 def test_unsettle_needs_a_settled_issue():
     from adjudicator.versailles import UNSETTLE
     state = tv10_state()

@@ -43,22 +43,40 @@ def me_issues(state, nation):
 
 @vector("TV-10")
 def tv10():
+    """The comprehensive example (§6.12): BELA KUN's check, the Middle East uprising and the
+    CONSTANTINOPLE bidding, driven one answer at a time with the source's dice (Europe 2, Middle East 5)."""
     state = tv10_state()
+    # Each check die names its region, the column, the level and the announced modifiers.
+    europe_die = next_step(UPRISING, state, [])
+    assert europe_die.details == {"region": "EUROPE", "column": 5, "level": 4, "modifiers": {},
+                                  "uprising_if": "roll + 0 >= 4"}
+    log, step = drive(UPRISING, state, TV10_OPENING[:2])
+    assert label(step) == "dice uprising_check:MIDDLE_EAST"
+    assert (step.details["region"], step.details["modifiers"], step.details["level"]) == ("MIDDLE_EAST", {"UK": -1}, 4)
     log, step = drive(UPRISING, state, TV10_OPENING + [
         ("UK bid", {"region_units": 1, "influence": 2}),            # ME unit counts 2
         ("FRANCE bid", {"available_units": 2, "influence": 4}),
         ("USA bid", {"available_units": 2, "influence": 6}),
     ])
+    # Bids are open: UK's second turn shows every bid so far and the high bid to beat.
+    assert label(step) == "UK bid" and step.details["issue"] == "CONSTANTINOPLE"
+    assert [(b["player"], b["strength"], b["influence"]) for b in step.details["bids"]] == [
+        ("UK", 2, 2), ("FRANCE", 2, 4), ("USA", 2, 6)]
+    assert step.details["high_bid"] == {"player": "USA", "region_units": 0, "available_units": 2,
+                                        "influence": 6, "strength": 2}
+    assert step.details["passed"] == [] and step.details["order"] == ["UK", "FRANCE", "USA"]
     # UK cannot make (2, 7) with 6 cubes; its Pacific and exhausted units are ineligible.
     refused(state, log, {"region_units": 1, "influence": 7}, "influence 7 exceeds")
     refused(state, log, {"region_units": 1, "available_units": 1, "influence": 6}, "available_units 1 exceeds")
     log, step = answer(UPRISING, state, log, PASS)
+    assert label(step) == "FRANCE bid" and step.details["passed"] == ["UK"]
     log, step = answer(UPRISING, state, log, {"available_units": 2, "influence": 7})
-    assert label(step) == "USA bid"
+    assert label(step) == "USA bid" and step.details["high_bid"]["player"] == "FRANCE"
     refused(state, log, {"available_units": 2, "influence": 8}, "influence 8 exceeds")
     assert step.refusal({"available_units": 3}) is None        # (3, 0) would be legal and winning
     log, step = answer(UPRISING, state, log, PASS)
     assert label(step) == "FRANCE choose_option"
+    assert [o["name"] for o in step.details["options"]] == ["Open City", "Award to Turkey"]
     log, step = answer(UPRISING, state, log, "Award to Turkey")
 
     assert isinstance(step, Outcome)
@@ -136,8 +154,15 @@ def tv11c():
     log, step = drive(UPRISING, state, [
         ("dice uprising_check:EUROPE", [2]), ("dice uprising_check:MIDDLE_EAST", [4]),   # no modifier now
         ("dice roll_off:MIDDLE_EAST:FRANCE", [3]), ("dice roll_off:MIDDLE_EAST:UK", [3]),  # tie: re-roll
-        ("dice roll_off:MIDDLE_EAST:FRANCE", [2]), ("dice roll_off:MIDDLE_EAST:UK", [5]),
-        ("UK bid", PASS), ("FRANCE bid", PASS), ("USA bid", PASS)])
+        ("dice roll_off:MIDDLE_EAST:FRANCE", [2])])
+    # A roll-off die names its region and nation, the contenders and the round's rolls so far.
+    assert label(step) == "dice roll_off:MIDDLE_EAST:UK"
+    assert {k: step.details[k] for k in ("region", "nation", "contenders", "round", "rolled")} == {
+        "region": "MIDDLE_EAST", "nation": "UK", "contenders": ["FRANCE", "UK"], "round": 2, "rolled": {"FRANCE": 2}}
+    log, step = answer(UPRISING, state, log, [5])
+    for expected in ("UK bid", "FRANCE bid", "USA bid"):
+        assert label(step) == expected
+        log, step = answer(UPRISING, state, log, PASS)
     (uprising,) = step.result["uprisings"]
     assert (uprising["affected"], uprising["affected_by"], uprising["issue"]) == ("UK", "roll_off", "CONSTANTINOPLE")
     assert uprising["roll_off"] == [{"FRANCE": 3, "UK": 3}, {"FRANCE": 2, "UK": 5}]
