@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from .board import BOARD
-from .orders import OrderError, parse, written
+from .orders import REPEAT, OrderError, parse, written
 from .position import Position, Unit, make_unit
 
 
@@ -110,9 +110,14 @@ class Adjustments:
         return ("B", u, f"{u} B"), p
 
     def run(self):
-        """Returns (results, new units by power)."""
+        """Returns (results, new units by power).
+
+        One result per order, in the order given, then the civil-disorder
+        disbands (spec 11.2, 12.4) of every power that ordered too few.
+        """
         pos = self.pos
         results = []
+        forced = []
         units = {p: list(us) for p, us in pos.power_units.items()}
         powers = list(dict.fromkeys(pos.power_order + list(self.counts)))
         for power in powers:
@@ -120,7 +125,6 @@ class Adjustments:
             used = 0
             built_in = set()
             disbanded = set()
-            seen = set()
             for raw in pos.orders.get(power, ()):
                 text = raw.strip()
                 try:
@@ -134,19 +138,18 @@ class Adjustments:
                     results.append({"power": power, "order": shown, "outcome": "invalid",
                                     "reason": str(err)})
                     continue
-                if canon in seen:
-                    continue  # an identical repeat counts once
-                seen.add(canon)
                 r = {"power": power}
                 if u is not None:
                     r["unit"] = u.name
                 r["order"] = canon
-                if used >= abs(n):
+                if kind == "B" and u.prov in built_in:  # spec 11.3, DATC 6.I.7
+                    r.update(outcome="fails", reason=f"already building in {u.prov}")
+                elif kind == "D" and u.prov in disbanded:
+                    r.update(outcome="fails", reason=REPEAT)
+                elif used >= abs(n):
                     r.update(outcome="fails", reason="more " + ("builds" if n > 0 else "disbands")
                              + " than allowed")
-                elif kind == "B" and u.prov in built_in:
-                    r.update(outcome="fails", reason=f"already building in {u.prov}")
-                else:
+                else:  # each WAIVE waives one build
                     used += 1
                     r["outcome"] = "succeeds"
                     if kind == "B":
@@ -160,8 +163,9 @@ class Adjustments:
                 order = removal_order(power, left, pos.centers.get(power, []), pos.distance_rule)
                 for u in order[: -n - used]:
                     disbanded.add(u.prov)
-                    results.append({"power": power, "unit": u.name, "order": f"{u} D",
-                                    "outcome": "succeeds"})
+                    forced.append({"power": power, "unit": u.name, "order": f"{u} D",
+                                   "outcome": "succeeds"})
             if disbanded:
                 units[power] = [u for u in units[power] if u.prov not in disbanded]
+        results.extend(forced)
         return results, units

@@ -11,7 +11,7 @@ from __future__ import annotations
 from .adjustments import Adjustments, adjustment_counts
 from .board import BOARD
 from .movement import Movement, read_orders
-from .orders import written
+from .orders import REPEAT, written
 from .position import Position, Unit, make_unit, read_position
 from .retreats import Retreats, retreat_options
 
@@ -44,6 +44,10 @@ def _movement(pos: Position) -> dict:
             else:
                 append({"power": power, "unit": o.unit.name, "order": o.canon,
                         "outcome": result, "reason": why})
+            continue
+        if reason is REPEAT:  # the unit's order is the first of these (spec 7.8f)
+            append({"power": power, "unit": o.unit.name, "order": orders[o.prov].canon,
+                    "outcome": "fails", "reason": REPEAT})
             continue
         r = {"power": power}
         if o is not None:
@@ -94,30 +98,53 @@ def _movement(pos: Position) -> dict:
             else:
                 out.append(u)
     dislodged = {}
+    disbanded: dict[str, list[str]] = {}
     for prov, attacker in mv.dislodged.items():
         u = pos.units[prov]
-        if u.power in pos.neutral:
-            continue  # neutral units are disbanded when dislodged (spec 13.1)
+        if u.power in pos.neutral:  # neutral units never retreat (spec 13.1)
+            disbanded.setdefault(u.power, []).append(u.name)
+            continue
         dislodged[prov] = (u, None if attacker.via else attacker.prov)
     contested = mv.contested()
-    return _after_movement(pos, results, new_units, dislodged, contested)
-
-
-def _after_movement(pos, results, new_units, dislodged, contested) -> dict:
     occupied = {u.prov for us in new_units.values() for u in us}
-    options = {prov: retreat_options(u, af, occupied, contested, pos.impassable)
-               for prov, (u, af) in dislodged.items()}
-    if dislodged:  # a retreat phase exists whenever a unit was dislodged (spec 5.3)
+    retreating = {}
+    for prov, (u, af) in dislodged.items():
+        options = retreat_options(u, af, occupied, contested, pos.impassable)
+        if options:
+            retreating[prov] = (u, af, options)
+        else:  # nowhere to go: disbanded at once, no retreat phase for it (spec 5.3, 9.3)
+            disbanded.setdefault(u.power, []).append(u.name)
+    if disbanded:
+        disbanded = {p: sorted(disbanded[p]) for p in BOARD.powers if p in disbanded}
+        _mark_disbanded(results, pos, disbanded)
+    return _after_movement(pos, results, new_units, retreating, contested, disbanded)
+
+
+def _mark_disbanded(results, pos, disbanded) -> None:
+    """The dislodged units that leave the board at once say so in their result."""
+    gone = {u for us in disbanded.values() for u in us}
+    for r in results:
+        if r["outcome"] == "dislodged" and r.get("unit") in gone:
+            if r["power"] in pos.neutral:
+                r["reason"] += "; a neutral unit does not retreat: disbanded"
+            else:
+                r["reason"] += "; no retreat possible: disbanded"
+            r["disbanded"] = True
+
+
+def _after_movement(pos, results, new_units, retreating, contested, disbanded) -> dict:
+    if retreating:  # a retreat phase only when some dislodged unit can retreat (spec 5.3)
         nxt = _next(pos, pos.season, pos.year, "R", new_units, pos.centers)
-        for prov, (u, af) in dislodged.items():
+        for u, af, options in retreating.values():
             nxt["dislodged"].setdefault(u.power, []).append(
                 {"unit": u.name, "attacked_from": af})
-            nxt["retreat_options"][u.name] = options[prov]
+            nxt["retreat_options"][u.name] = options
         nxt["contested"] = sorted(contested)
-        return _response(pos, results, nxt)
+        return _response(pos, results, nxt, disbanded)
     if pos.season == "S":
-        return _response(pos, results, _next(pos, "F", pos.year, "M", new_units, pos.centers))
-    return _end_of_year(pos, results, new_units)
+        return _response(pos, results, _next(pos, "F", pos.year, "M", new_units, pos.centers),
+                         disbanded)
+    return _end_of_year(pos, results, new_units, disbanded)
 
 
 # -- retreats -------------------------------------------------------------------
@@ -133,7 +160,7 @@ def _retreats(pos: Position) -> dict:
     return _end_of_year(pos, results, new_units)
 
 
-def _end_of_year(pos, results, new_units) -> dict:
+def _end_of_year(pos, results, new_units, disbanded=None) -> dict:
     """After a fall turn and its retreats: centres change hands (spec 10)."""
     owner = {c: p for p, cs in pos.centers.items() for c in cs}
     sc = BOARD.supply_centers
@@ -156,7 +183,7 @@ def _end_of_year(pos, results, new_units) -> dict:
         nxt["adjustments"] = counts
     else:
         nxt = _next(pos, "S", pos.year + 1, "M", new_units, centers)
-    resp = _response(pos, results, nxt)
+    resp = _response(pos, results, nxt, disbanded)
     if winners:
         # one power; in the two-player game the winning player's powers, "/"-joined
         resp["winner"] = "/".join(winners)
@@ -201,5 +228,7 @@ def _next(pos, season, year, ptype, units_by_power, centers) -> dict:
     }
 
 
-def _response(pos, results, nxt) -> dict:
-    return {"phase": pos.phase, "results": results, "next": nxt}
+def _response(pos, results, nxt, disbanded=None) -> dict:
+    """``disbanded``: units dislodged in this movement phase and removed at once,
+    having no retreat (or being neutral), by power; empty in other phases."""
+    return {"phase": pos.phase, "results": results, "next": nxt, "disbanded": disbanded or {}}

@@ -10,7 +10,7 @@ the Szykman rule (the convoys in the cycle are cancelled).
 from __future__ import annotations
 
 from .board import BOARD
-from .orders import OrderError, Parsed, parse
+from .orders import REPEAT, OrderError, Parsed, parse
 from .orders import _cache as _parse_cache
 
 
@@ -285,10 +285,11 @@ class Legality:
 def read_orders(pos: Position, legality: Legality | None = None):
     """Parse and check every power's orders.
 
-    Returns (orders, results_by_text) where ``orders`` maps province -> the
-    unit's :class:`Order` (invalid and missing orders become holds) and
-    ``entries`` is the list of (power, Order-or-None, text, reason) in input
-    order, one per distinct input order.
+    Returns (orders, entries) where ``orders`` maps province -> the unit's
+    :class:`Order` (invalid and missing orders become holds) and ``entries``
+    is the list of [power, Order-or-None, text, reason(, parsed)] in input
+    order, one per input order.  An identical repeat of a unit's legal order
+    keeps its Order and has the reason :data:`REPEAT`.
     """
     legality = legality or Legality(pos)
     check = legality.check_or_reason
@@ -334,8 +335,6 @@ def read_orders(pos: Position, legality: Legality | None = None):
             else:
                 lst.append(e)
     orders: dict[str, Order] = {}
-    drop = None
-    units = pos.units
     for prov, es in by_unit.items():
         if len(es) == 1:  # the usual case
             orders[prov] = es[0][1]
@@ -343,25 +342,19 @@ def read_orders(pos: Position, legality: Legality | None = None):
         canons = {}
         for e in es:
             o = e[1]
-            if o.reason is None:
-                key = o.canon
-            else:
-                key = "invalid:" + e[2]
-            if key in canons:
-                if drop is None:
-                    drop = set()
-                drop.add(id(e))  # an identical repeat counts once
-            else:
+            key = o.canon if o.reason is None else "invalid:" + e[2]
+            first = canons.get(key)
+            if first is None:
                 canons[key] = e
+            elif o.reason is None:  # an identical repeat counts once (spec 7.8f)
+                e[3] = REPEAT      # and gets its own result
         if len(canons) > 1:  # spec 7.8f: different orders for one unit
-            for e in canons.values():
+            for e in es:
                 e[3] = "several different orders for one unit"
                 e[1].reason = e[3]
             orders[prov] = Order("H", es[0][1].unit, reason="several orders")
         else:
-            orders[prov] = next(iter(canons.values()))[1]
-    if drop:
-        entries = [e for e in entries if id(e) not in drop]
+            orders[prov] = es[0][1]
     # E5 (DATC v3.0 4.A.3): a move to an adjacent province goes by convoy when
     # it says VIA, or when a fleet of its own power is ordered to convoy it and
     # that fleet is on a route that needs it.

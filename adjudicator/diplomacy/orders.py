@@ -33,6 +33,11 @@ class OrderError(ValueError):
     loc: str | None = None
 
 
+#: the reason given to an identical repeat of an order already given for a unit
+#: (spec 7.8f: it counts once; it still gets a result of its own, outcome "fails")
+REPEAT = "a repeat of an order already given for this unit (counted once)"
+
+
 class Parsed(NamedTuple):
     """One order as written.  Locations may carry a coast (``SPA/NC``)."""
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .board import BOARD
-from .orders import OrderError, parse, written
+from .orders import REPEAT, OrderError, parse, written
 from .position import Position, Unit, make_unit
 
 
@@ -93,23 +93,19 @@ class Retreats:
                 entries.append(e)
                 by_unit.setdefault(o.unit.prov, []).append(e)
         chosen: dict[str, RetreatOrder] = {}
-        drop = set()
         for prov, es in by_unit.items():
             keys = {}
             for e in es:
                 k = e[1].canon if e[3] is None else "invalid:" + e[2]
-                if k in keys:
-                    drop.add(id(e))
-                else:
+                if k not in keys:
                     keys[k] = e
+                elif e[3] is None:  # an identical repeat counts once, with its own result
+                    e[3] = REPEAT
             if len(keys) > 1:
-                for e in keys.values():
+                for e in es:
                     e[3] = "several different orders for one unit"
-            else:
-                e = next(iter(keys.values()))
-                if e[3] is None:
-                    chosen[prov] = e[1]
-        entries = [e for e in entries if id(e) not in drop]
+            elif es[0][3] is None:
+                chosen[prov] = es[0][1]
         targets: dict[str, int] = {}
         for o in chosen.values():
             if o.kind == "R":
@@ -120,6 +116,9 @@ class Retreats:
         for power, o, text, reason in entries:
             if o is not None:
                 seen_units.add(o.unit.prov)
+            if reason is REPEAT:
+                results.append(_result(power, o.canon, "fails", REPEAT, o))
+                continue
             if reason is not None:
                 shown = text
                 try:

@@ -11,6 +11,14 @@ response's `next`, with the first step's variant and rules. Each step checks:
 - `expect_units_after`: the response's next.units (order within a power and
   powers without units are ignored).
 - `expect_next`: a subset of the response's next, compared key by key.
+- `expect_disbanded`: the response's `disbanded` (dislodged units removed at
+  once because they had no retreat), power -> units.
+- `expect_results`: every result, in order: a list of objects whose keys
+  (`power`, `unit`, `order`, `outcome`, `reason`) must match the result's. It
+  checks that each order got its own result, repeats included.
+
+Besides the DATC's own cases (`6.X.N`, in `6X.jsonl`), `extra.jsonl` holds the
+project's cases in the same form (`X.N`): positions from bug reports.
 """
 import json
 import pathlib
@@ -32,8 +40,10 @@ def load_cases():
 
 
 def sort_key(case):
-    section, number = case["id"].split(".")[1:3]
-    return section, int(number)
+    parts = case["id"].split(".")
+    if parts[0] == "X":  # the project's own cases come last
+        return "~", int(parts[1])
+    return parts[1], int(parts[2])
 
 
 CASES = sorted(load_cases(), key=sort_key)
@@ -120,6 +130,19 @@ def check_step(case, n, step, request, response):
         if normalise(nxt.get(key, empty)) != normalise(expected):
             problems.append(f"  next.{key:<11} expected {json.dumps(normalise(expected))}")
             problems.append(f"                   got      {json.dumps(normalise(nxt.get(key)))}")
+    if "expect_disbanded" in step:
+        expected = normalise(step["expect_disbanded"])
+        if normalise(response.get("disbanded")) != expected:
+            problems.append(f"  disbanded        expected {json.dumps(expected)}")
+            problems.append(f"                   got      {json.dumps(response.get('disbanded'))}")
+    if "expect_results" in step:
+        results = response.get("results", [])
+        wanted = step["expect_results"]
+        if len(results) != len(wanted):
+            problems.append(f"  results          expected {len(wanted)}, got {len(results)}")
+        for i, (want, got_one) in enumerate(zip(wanted, results)):
+            if any(got_one.get(k) != v for k, v in want.items()):
+                problems.append(f"  result {i + 1:<9} expected {json.dumps(want)}")
     if problems:
         lines = [f"{case['id']} {case['title']} - step {n} ({request.get('phase')}):", *problems, "  results:"]
         lines += [f"    {json.dumps(r)}" for r in response.get("results", [])]

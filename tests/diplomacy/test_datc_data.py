@@ -59,6 +59,7 @@ def owners(units):
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_case_file(path):
     cases = read(path)
+    extra = path.stem == "extra"  # the project's own cases, "X.1", "X.2", ...
     section = path.stem[1:]  # "6A" -> "A"
     ids = [case["id"] for case in cases]
     assert len(ids) == len(set(ids)), f"duplicate ids in {path.name}"
@@ -66,8 +67,9 @@ def test_case_file(path):
     for case in cases:
         cid = case["id"]
         # "6.F.9", or a variant of a case under another rule option: "6.F.9.1971"
-        assert re.fullmatch(rf"6\.{section}\.\d+(\.[\w-]+)*", cid), f"{cid} does not belong in {path.name}"
-        numbers.append(int(cid.split(".")[2]))
+        pattern = r"X\.\d+(\.[\w-]+)*" if extra else rf"6\.{section}\.\d+(\.[\w-]+)*"
+        assert re.fullmatch(pattern, cid), f"{cid} does not belong in {path.name}"
+        numbers.append(int(cid.split(".")[1 if extra else 2]))
         assert set(case) <= {"id", "title", "steps", "option"}, f"{cid}: unknown keys"
         assert case.get("title"), f"{cid}: no title"
         steps = case["steps"]
@@ -75,7 +77,8 @@ def test_case_file(path):
         known = None  # units (and dislodged units) known at the start of the step
         for n, step in enumerate(steps, 1):
             where = f"{cid} step {n}"
-            assert set(step) <= {"request", "orders", "rules", "expect", "expect_units_after", "expect_next"}, where
+            assert set(step) <= {"request", "orders", "rules", "expect", "expect_units_after", "expect_next",
+                                 "expect_disbanded", "expect_results"}, where
             if n == 1:
                 request = step["request"]
                 for key in ("variant", "phase", "units", "centers", "orders"):
@@ -110,6 +113,12 @@ def test_case_file(path):
                     assert power is None or power != known[unit], f"{where}: write {key} without the power"
             if "expect_units_after" in step:
                 check_units(f"{where} expect_units_after", step["expect_units_after"])
+            if "expect_disbanded" in step:
+                check_units(f"{where} expect_disbanded", step["expect_disbanded"])
+            for result in step.get("expect_results", []):
+                assert set(result) <= {"power", "unit", "order", "outcome", "reason"}, where
+                assert result.get("outcome", "succeeds") in OUTCOMES, f"{where}: bad outcome in {result}"
+                assert result.get("power", "ENGLAND") in POWERS, f"{where}: bad power in {result}"
             nxt = step.get("expect_next", {})
             assert set(nxt) <= NEXT_KEYS, f"{where}: unknown expect_next keys {set(nxt) - NEXT_KEYS}"
             # The position of the next step, where the case states it.
@@ -117,6 +126,7 @@ def test_case_file(path):
             if "expect_units_after" in step:
                 known = owners(step["expect_units_after"])
                 known.update(owners({p: [e["unit"] for e in es] for p, es in nxt.get("dislodged", {}).items()}))
-    assert sorted(set(numbers)) == list(range(1, SECTION_SIZES[section] + 1)), (
-        f"{path.name}: cases {sorted(set(numbers))}, DATC has 1..{SECTION_SIZES[section]}"
+    last = max(numbers) if extra else SECTION_SIZES[section]
+    assert sorted(set(numbers)) == list(range(1, last + 1)), (
+        f"{path.name}: cases {sorted(set(numbers))}, expected 1..{last}"
     )

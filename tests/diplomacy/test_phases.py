@@ -84,6 +84,39 @@ def test_e7_attacked_from_is_null_after_a_convoyed_attack():
     assert resp["next"]["retreat_options"]["A BEL"] == ["BUR", "HOL", "PIC", "RUH"]
 
 
+def test_rule_5_3_no_retreat_phase_when_nobody_can_retreat():
+    # issue 8: A PAR has nowhere to go; it is disbanded at once and spring goes on
+    resp = adjudicate(req("S1901M", {"FRANCE": ["A PAR"],
+                                     "GERMANY": ["A BUR", "A PIC", "A GAS", "A BRE"]},
+                          {"GERMANY": ["A BUR - PAR", "A PIC S A BUR - PAR"]}))
+    assert resp["next"]["phase"] == "F1901M"
+    assert resp["next"]["dislodged"] == {} and resp["next"]["retreat_options"] == {}
+    assert resp["disbanded"] == {"FRANCE": ["A PAR"]}
+    [par] = outcome(resp, "A PAR")
+    assert par == {"power": "FRANCE", "unit": "A PAR", "order": "A PAR H", "outcome": "dislodged",
+                   "reason": "dislodged by A BUR from BUR; no retreat possible: disbanded",
+                   "disbanded": True}
+    assert resp["next"]["units"]["FRANCE"] == []
+
+
+def test_disbanded_is_always_in_the_response():
+    assert adjudicate(initial_position())["disbanded"] == {}
+    r = req("S1901R", {"FRANCE": ["A MUN"]}, dislodged={"GERMANY": [{"unit": "A MUN",
+                                                                    "attacked_from": "BUR"}]})
+    assert adjudicate(r)["disbanded"] == {}
+    assert adjudicate(req("W1901A", {"FRANCE": ["A PAR"]}, centers={"FRANCE": ["PAR"]}))[
+        "disbanded"] == {}
+
+
+def test_a_retreat_phase_given_a_unit_without_options_still_disbands_it():
+    # a hand-made request (the engine never opens such a phase): DATC 6.H.15's position
+    r = req("S1901R", {"FRANCE": ["F POR", "F MAO"]}, {"ENGLAND": ["F POR R SPA/NC"]},
+            dislodged={"ENGLAND": [{"unit": "F POR", "attacked_from": "SPA"}]})
+    resp = adjudicate(r)
+    assert resp["results"][0]["outcome"] == "invalid"
+    assert resp["next"]["units"]["ENGLAND"] == []
+
+
 # -- centres, adjustments, skipping --------------------------------------------
 def test_rule_10_centres_change_only_after_fall():
     start = initial_position()

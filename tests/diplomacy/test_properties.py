@@ -15,7 +15,9 @@ Properties, per contract and spec (rules/diplomacy.md):
 * no two units end in one province, and ``next.units`` is the old position
   with the dislodged units removed and the units whose move succeeded
   relocated to their destination;
-* the dislodged units of ``next`` are those reported ``dislodged``;
+* the units reported ``dislodged`` are the dislodged units of ``next``, each
+  with somewhere to retreat, and the units listed in ``disbanded`` (no retreat);
+  a retreat phase follows exactly when some unit can retreat;
 * the result does not depend on the order in which orders, powers and units
   are listed;
 * adjudication is deterministic, also in another process with other string
@@ -324,11 +326,17 @@ def test_every_unit_accounted_for_and_none_doubled(request):
     provinces = [prov_of(u.split()[1]) for (_, u) in got.elements()]
     assert len(provinces) == len(set(provinces)), response["next"]["units"]
 
-    # the dislodged units of next are exactly the ones reported dislodged
+    # the units reported dislodged are those of next (they can retreat) and those
+    # disbanded at once (they cannot, spec 5.3, 9.3), never both
     nxt_dislodged = {(p, e["unit"]) for p, es in (response["next"].get("dislodged") or {}).items() for e in es}
-    assert nxt_dislodged == dislodged, (request, results, response["next"])
-    if dislodged:
-        assert response["next"]["phase"].endswith("R"), response["next"]["phase"]
+    disbanded = {(p, u) for p, us in response["disbanded"].items() for u in us}
+    assert nxt_dislodged | disbanded == dislodged and not nxt_dislodged & disbanded, (request, results, response)
+    flagged = {(r["power"], r["unit"]) for r in results if r.get("disbanded")}
+    assert flagged == disbanded, (results, response["disbanded"])
+    options = response["next"].get("retreat_options") or {}
+    assert all(options.get(u) for _, u in nxt_dislodged), response["next"]
+    assert response["next"]["phase"].endswith("R") == bool(nxt_dislodged), response["next"]["phase"]
+    if nxt_dislodged:
         # a dislodged unit's retreat options are empty provinces, not contested
         occupied = set(provinces)
         contested = set(response["next"].get("contested") or [])

@@ -81,4 +81,5 @@ def test_full_board_random_orders():
         provs = [u.split()[1][:3] for us in resp["next"]["units"].values() for u in us]
         assert len(provs) == len(set(provs))
         dislodged = [d["unit"] for ds in resp["next"]["dislodged"].values() for d in ds]
-        assert len(provs) + len(dislodged) == 75
+        disbanded = [u for us in resp["disbanded"].values() for u in us]
+        assert len(provs) + len(dislodged) + len(disbanded) == 75
