@@ -14,6 +14,15 @@ to``, ``D``/``Disband``/``Remove``, ``B``/``Build``, ``WAIVE``, ``VIA`` (or ``by
 convoy``); a power name or adjective before the unit or before a supported or
 convoyed unit (``England: F LON - NTH``, ``S Russian A WAR - PRU``), which is
 ignored.
+
+Liberal reading never invents an order: text that is not fully read makes the
+order invalid, with a reason.  A character that is not a letter, digit,
+space or one of ``- : , ( ) / . '`` (and the arrows) is not skipped ("cannot
+read 'é'"); nor are trailing filler words ("A PAR - BUR AND").  A convoy route
+written out (``A LON - NTH - BEL``, as judges accept) is read as the convoyed
+move it names (``A LON - BEL VIA``) only if the route is real on the map:
+seas, each touching the last, from the army's coast to a coast.  Any other
+chain of places (``A PAR - BUR - PIC``) is invalid.
 """
 from __future__ import annotations
 
@@ -144,6 +153,8 @@ _RE_MIDATL = re.compile(r"MID\s*-\s*ATLANTIC")
 _RE_AUSHUN = re.compile(r"AUSTRIA\s*-\s*HUNGARY")
 _RE_DOTCOAST = re.compile(r"\b([NSEW])\s*\.\s*C\s*\.?")
 _RE_SPLIT = re.compile(r"[^A-Z0-9\-]+")
+#: what may separate words besides spaces: "England: F Spain(nc), ...", "STP/SC"
+_RE_UNREADABLE = re.compile(r"[^A-Z0-9\-\s:,()/]")
 
 _cache: dict[str, tuple] = {}
 _SINGLE_NAMES = {k: v for k, v in NAMES.items() if " " not in k and len(k) >= 4
@@ -186,8 +197,20 @@ def tokenize(text: str, partial: list | None = None) -> list[tuple]:
     s = _RE_AUSHUN.sub("AUSTRIA HUNGARY", s)
     s = _RE_DOTCOAST.sub(r" \1C ", s)
     s = s.replace(".", "").replace("'", "").replace("-", " - ")
-    words = [w for w in _RE_SPLIT.split(s) if w]
     toks: list[tuple] = [] if partial is None else partial
+    bad = _RE_UNREADABLE.search(s)
+    if bad:  # never skipped: "A PAR é" is not "A PAR"
+        if partial is not None:  # the words before it may still name the unit
+            try:
+                _read_words([w for w in _RE_SPLIT.split(s[:bad.start()]) if w], toks)
+            except OrderError:
+                pass
+        shown = next((c for c in text if c.upper() == bad.group()), bad.group())
+        raise OrderError(f"cannot read '{shown}'")
+    return _read_words([w for w in _RE_SPLIT.split(s) if w], toks)
+
+
+def _read_words(words: list[str], toks: list[tuple]) -> list[tuple]:
     i, n = 0, len(words)
     while i < n:
         for size in range(min(_MAXLEN, n - i), 0, -1):
@@ -204,6 +227,8 @@ def tokenize(text: str, partial: list | None = None) -> list[tuple]:
         i += size
         kind = hit[0]
         if kind == "N":
+            if i >= n:
+                raise OrderError(f"cannot read '{phrase}' at the end of the order")
             continue
         if kind == "P":
             if hit[1] is AMBIGUOUS:
@@ -336,12 +361,17 @@ def _parse(text: str) -> Parsed:
             via, rest = True, rest[:-1]
         if word == "R" and rest and rest[0] == ("K", "-"):
             rest = rest[1:]
-        # A path "A LON - NTH - BEL" is read as its final destination (spec E24).
-        provs = [t for t in rest if t[0] == "P"]
-        others = [t for t in rest if t[0] != "P" and t != ("K", "-")]
-        if not provs or others or rest[0][0] != "P" and rest[0] != ("K", "-"):
-            raise OrderError("cannot parse order: bad destination")
-        return Parsed("R" if word == "R" else "M", utype, loc, dest=_loc(provs[-1]), via=via)
+        path = _path(rest)
+        dest = path[-1]
+        if len(path) > 1:
+            # "A LON - NTH - BEL": a convoy route written out, read as the convoyed
+            # move it names when the route is real; which fleets carry the army is
+            # still decided by the convoy orders (spec E24)
+            if word == "R":
+                raise OrderError("cannot parse order: a retreat goes to one place")
+            _check_route(loc, path)
+            via = True
+        return Parsed("R" if word == "R" else "M", utype, loc, dest=dest, via=via)
     if word in ("S", "C"):
         if rest and rest[0][0] == "W":  # nationality of the other unit, ignored
             rest = rest[1:]
@@ -349,22 +379,62 @@ def _parse(text: str) -> Parsed:
         if tloc is None:
             raise OrderError("cannot parse order: no unit to " +
                              ("support" if word == "S" else "convoy"))
-        if rest and rest[0] == ("K", "-"):
-            rest = rest[1:]
-            if not rest or rest[0][0] != "P":
-                raise OrderError("cannot parse order: bad destination")
-        if rest and rest[-1] in (("K", "H"), ("K", "VIA")) and (word == "S" or rest[-1][1] == "VIA"):
-            if rest[-1][1] == "H" and len(rest) > 1:
-                raise OrderError("cannot parse order")
+        if word == "S" and rest == [("K", "H")]:  # "A MUN S A BER H"
+            return Parsed("S", utype, loc, ttype, tloc)
+        if rest and rest[-1] == ("K", "VIA"):  # how the supported/convoyed army moves
             rest = rest[:-1]
+            if not rest:
+                raise OrderError("cannot parse order: VIA without a destination")
         if not rest:
             if word == "C":
                 raise OrderError("cannot parse order: convoy without destination")
             return Parsed("S", utype, loc, ttype, tloc)
+        if rest[0] == ("K", "-"):
+            rest = rest[1:]
         if len(rest) != 1 or rest[0][0] != "P":
-            raise OrderError("cannot parse order")
+            raise OrderError("cannot parse order: bad destination")
         return Parsed(word, utype, loc, ttype, tloc, _loc(rest[0]))
     raise OrderError("cannot parse order")
+
+
+def _path(rest) -> list[str]:
+    """Locations of ``P [-] P [-] P ...`` (one or more), else OrderError."""
+    path = []
+    expect_place = True
+    for tok in rest:
+        if tok[0] == "P":
+            path.append(_loc(tok))
+            expect_place = False
+        elif tok == ("K", "-") and not expect_place:
+            expect_place = True
+        else:
+            raise OrderError("cannot parse order: bad destination")
+    if not path or expect_place:
+        raise OrderError("cannot parse order: bad destination")
+    return path
+
+
+def _check_route(start: str, path: list[str]) -> None:
+    """A written route must be seas, each touching the last, from a coast to a coast."""
+    src = start[:3]
+    dest = path[-1][:3]
+    prev_reach = _coast_seas(src)
+    for place in path[:-1]:
+        sea = place[:3]
+        if not BOARD.is_sea(sea):
+            raise OrderError(f"cannot parse order: not a convoy route ({sea} is not a sea)")
+        if sea not in prev_reach:
+            raise OrderError(f"cannot parse order: not a convoy route ({sea} does not touch "
+                             f"{src})")
+        prev_reach, src = BOARD.fleet_reach_prov[sea], sea
+    if not BOARD.is_coastal(dest) or dest not in prev_reach:
+        raise OrderError(f"cannot parse order: not a convoy route ({src} does not touch {dest})")
+
+
+def _coast_seas(prov: str) -> frozenset:
+    """Provinces a fleet could reach from any coast of ``prov`` (empty inland)."""
+    locs = BOARD.coasts.get(prov, (prov,))
+    return frozenset(n for loc in locs for n in BOARD.fleet_reach_prov.get(loc, ()))
 
 
 def _unit(toks):

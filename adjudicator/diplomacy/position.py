@@ -40,6 +40,8 @@ SUPPLY_CENTERS = BOARD.supply_centers
 _phase_cache: dict = {}
 _PHASE = re.compile(r"^([SFW])(\d{4})([MRA])$")
 CONVOY_RULES = ("2000", "1971")
+#: the last year of any game: the last one with four digits
+LAST_YEAR = 9999
 DISTANCE_RULES = ("home", "owned")
 
 
@@ -154,6 +156,13 @@ def read_position(req, *, need_orders: bool = True) -> Position:
             raise RequestError(f"bad phase {phase!r}: expected e.g. S1901M, F1901R, W1901A",
                                "phase")
         season, year = m.group(1), int(m.group(2))
+        if year < variant.start_year:
+            raise RequestError(f"bad phase {phase!r}: the {name} game starts in "
+                               f"{variant.start_year}", "phase")
+        if year == LAST_YEAR and season != "S":
+            # the phase after it would be in year 10000 (W9999A -> S10000M)
+            raise RequestError(f"bad phase {phase!r}: no phase can follow it (the game's years "
+                               f"end with {LAST_YEAR})", "phase")
         hit = (season, year, m.group(3), variant.neutral_in(year, season),
                variant.impassable_in(year, season))
         if len(_phase_cache) < 10_000:

@@ -1,7 +1,9 @@
 """Spec 7.3-7.8 and the contract's order table: liberal input, canonical output."""
+import re
+
 import pytest
 
-from adjudicator.diplomacy import check_orders, initial_position
+from adjudicator.diplomacy import adjudicate, check_orders, initial_position
 from adjudicator.diplomacy.orders import OrderError, parse
 
 
@@ -20,7 +22,7 @@ from adjudicator.diplomacy.orders import OrderError, parse
     ("F MAO - Spain north coast", "M", "MAO", "SPA/NC"),
     ("F Tyrrhenian Sea - Ionian Sea", "M", "TYS", "ION"),
     ("A St. Petersburg - Moscow", "M", "STP", "MOS"),
-    ("A London - North Sea - Belgium", "M", "LON", "BEL"),  # spec E24: path ignored
+    ("A London - North Sea - Belgium", "M", "LON", "BEL"),  # spec E24: a real route, read as VIA
     ("A Rhur - Belgium", "M", "RUH", "BEL"),  # rule 7.8b: a slip with one meaning
     ("F Kiel Retreats to Berlin", "R", "KIE", "BER"),
     ("A PAR R BUR", "R", "PAR", "BUR"),
@@ -124,3 +126,72 @@ def test_fast_path_reads_canonical_forms_like_the_tokenizer(text, monkeypatch):
     fast = orders._parse(text)
     monkeypatch.setattr(orders, "_fast", lambda t: None)
     assert orders._parse(text) == fast
+
+
+# -- liberal reading never invents an order (issue 8) ---------------------------
+@pytest.mark.parametrize("text,reason", [
+    ("A PAR é", "cannot read 'é'"),  # was read as A PAR H
+    ("A PAR - BUR!", "cannot read '!'"),
+    ("A PAR H #2", "cannot read '#'"),
+    ("A PAR - BUR - PIC", "not a convoy route (BUR is not a sea)"),  # was A PAR - PIC
+    ("A LON - NTH - HOL - BEL", "not a convoy route (HOL is not a sea)"),
+    ("A LON - MAO - BEL", "not a convoy route (MAO does not touch LON)"),
+    ("A LON - NTH - MAR", "not a convoy route (NTH does not touch MAR)"),
+    ("A PAR R BUR - PIC", "a retreat goes to one place"),
+    ("A PAR - - BUR", "bad destination"),
+    ("A PAR - BUR AND", "cannot read 'AND' at the end of the order"),
+    ("A MUN S A BER VIA", "VIA without a destination"),
+    ("A MUN S A BER - KIE H", "bad destination"),
+    ("A PAR - BUR H", "bad destination"),
+    ("A PAR - BUR France", "bad destination"),
+])
+def test_unreadable_text_is_never_rewritten(text, reason):
+    with pytest.raises(OrderError, match=re.escape(reason)):
+        parse(text)
+
+
+@pytest.mark.parametrize("text,dest,via", [
+    ("A LON - NTH - BEL", "BEL", True),  # a convoy route written out, as judges accept
+    ("A London - North Sea - Belgium", "BEL", True),
+    ("A LON NTH BEL", "BEL", True),
+    ("A LON - ENG - MAO - POR VIA", "POR", True),
+    ("A TUN - ION - NAP", "NAP", True),
+    ("A SPA - LYO - MAR", "MAR", True),  # from either coast of Spain
+    ("A PAR - BUR VIA CONVOY", "BUR", True),  # "via convoy" is how VIA is spelt out
+    ("A PAR - BUR by convoy", "BUR", True),
+])
+def test_written_route_and_via_are_read_as_written(text, dest, via):
+    p = parse(text)
+    assert (p.kind, p.dest, p.via) == ("M", dest, via)
+
+
+def test_an_unreadable_order_still_names_its_unit():
+    start = initial_position()
+    for text, reason in (("A PAR é", "cannot read 'é'"),
+                         ("A PAR - BUR - PIC", "cannot parse order: not a convoy route (BUR is not a sea)")):
+        resp = adjudicate(dict(start, orders={"FRANCE": [text]}))
+        [mine] = [r for r in resp["results"] if r.get("unit") == "A PAR"]
+        assert (mine["outcome"], mine["reason"]) == ("invalid", reason)
+        assert "A PAR" in resp["next"]["units"]["FRANCE"]  # it held; nothing was invented
+
+
+def test_via_convoy_between_inland_provinces_is_invalid_not_a_land_move():
+    start = initial_position()
+    [r] = check_orders(start, "FRANCE", ["A PAR - BUR VIA CONVOY"])
+    assert not r["valid"] and r["order"] == "A PAR - BUR VIA"
+    assert r["reason"] == "no convoy route possible from PAR to BUR"
+
+
+def test_a_real_route_is_the_convoyed_move_it_names():
+    resp = adjudicate({"phase": "S1901M", "units": {"ENGLAND": ["A LON", "F NTH"]},
+                       "orders": {"ENGLAND": ["A LON - NTH - BEL", "F NTH C A LON - BEL"]}})
+    assert [(r["order"], r["outcome"]) for r in resp["results"]] == [
+        ("A LON - BEL VIA", "succeeds"), ("F NTH C A LON - BEL", "succeeds")]
+    # a written route needs a convoy even to an adjacent province (E5), and a fleet cannot take it
+    resp = adjudicate({"phase": "S1901M", "units": {"FRANCE": ["A BEL"], "ENGLAND": ["F NTH"]},
+                       "orders": {"FRANCE": ["A BEL - NTH - HOL"]}})
+    assert resp["results"][0]["order"] == "A BEL - HOL VIA"
+    assert resp["results"][0]["outcome"] == "fails"
+    [r] = check_orders({"phase": "S1901M", "units": {"ENGLAND": ["F LON", "F NTH"]}}, "ENGLAND",
+                       ["F LON - NTH - BEL"])
+    assert not r["valid"] and r["reason"] == "only armies can be convoyed"

@@ -117,6 +117,25 @@ def test_a_retreat_phase_given_a_unit_without_options_still_disbands_it():
     assert resp["next"]["units"]["ENGLAND"] == []
 
 
+@pytest.mark.parametrize("phase,variant", [("S0000M", "standard"), ("S1900M", "standard"),
+                                           ("F1913M", "two_player_1914"), ("W9999A", "standard"),
+                                           ("F9999M", "standard"), ("F9999R", "standard")])
+def test_phases_outside_the_games_years_are_refused(phase, variant):
+    r = dict(initial_position(variant), phase=phase)
+    with pytest.raises(RequestError) as err:
+        adjudicate(r)
+    assert err.value.field == "phase" and phase in str(err.value)
+    with pytest.raises(RequestError):
+        powers_to_order(r)
+
+
+def test_the_last_phases_of_the_calendar():
+    assert adjudicate(dict(initial_position(), phase="W9998A"))["next"]["phase"] == "S9999M"
+    assert adjudicate(dict(initial_position(), phase="S9999M"))["next"]["phase"] == "F9999M"
+    assert adjudicate(dict(initial_position("two_player_1914"), phase="S1914M"))["next"][
+        "phase"] == "F1914M"
+
+
 # -- centres, adjustments, skipping --------------------------------------------
 def test_rule_10_centres_change_only_after_fall():
     start = initial_position()
