@@ -21,4 +21,8 @@ def resolve_famine(state: dict):
     return Outcome({"famine": famine, "nations": report(books)}, checked(state))
 
 
-FAMINE = Procedure("nations.famine", GameStateSchema, resolve_famine)
+FAMINE = Procedure(
+    "nations.famine", GameStateSchema, resolve_famine, version="2",
+    summary="Resolution step 5 (§4.9): every nation pays the event card's famine food as a forced loss.",
+    participants="The nations, by their ids in the state's nations; only a nation whose knowledge runs out is asked "
+                 "(where the shortage spills). Nothing is rolled.")

@@ -73,8 +73,11 @@ def force_loss(state: dict, nation_id: str, resource: str, amount: int, ledger: 
         if len(options) == 1:  # a decision with one legal answer is not asked
             into = options[0]
         else:
+            # The nation sees what it still owes, what it holds, and which types would cost a shortage VP.
             into = yield Decision(nation_id, SPILL, options, spill_default(held, options),
-                                  details={"owed": missing, "resources": dict(held)})
+                                  details={"owed": missing, "resources": dict(held),
+                                           "shortage_vp_charged": dict(nation["shortage_vp_charged"]),
+                                           "vp": nation["vp"]})
         paid = min(missing, held[into])
         held[into] -= paid
         ledger.lost[into] += paid
@@ -123,4 +126,9 @@ def run_forced_losses(state: dict):
     return Outcome({"nations": report(books)}, checked(state))
 
 
-FORCED_LOSS = Procedure("nations.forced_loss", ForcedLossStateSchema, run_forced_losses)
+FORCED_LOSS = Procedure(
+    "nations.forced_loss", ForcedLossStateSchema, run_forced_losses, version="2",
+    summary="The forced losses listed in the state's losses, in order (§4.1): shortages cost 1 VP per resource type "
+            "per round and run into knowledge, then spill into a resource the nation chooses.",
+    participants="The nations, by their ids in the state's nations; a nation whose knowledge runs out chooses "
+                 "where the rest spills. Nothing is rolled.")

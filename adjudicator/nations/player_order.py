@@ -20,4 +20,8 @@ def resolve_player_order(state: dict):
     yield  # a generator like every procedure, though nothing is ever asked
 
 
-PLAYER_ORDER = Procedure("nations.player_order", GameStateSchema, resolve_player_order)
+PLAYER_ORDER = Procedure(
+    "nations.player_order", GameStateSchema, resolve_player_order,
+    summary="Resolution step 2 (§4.5): the player order for the next round, by strength, then stability, then the "
+            "previous order; it has no steps.",
+    participants="The nations, by their ids in the state's nations; nobody is asked and nothing is rolled.")

@@ -36,4 +36,9 @@ def resolve_production(state: dict):
     return Outcome({"net": nets, "revolts": revolts, "nations": report(books)}, checked(state))
 
 
-PRODUCTION = Procedure("nations.production", GameStateSchema, resolve_production)
+PRODUCTION = Procedure(
+    "nations.production", GameStateSchema, resolve_production, version="2",
+    summary="Resolution step 1 (§4.4): every nation's netted production at once, the shortages it causes, and the "
+            "revolt penalty of negative stability.",
+    participants="The nations, by their ids in the state's nations; only a nation whose knowledge runs out is asked "
+                 "(where the shortage spills). Nothing is rolled.")

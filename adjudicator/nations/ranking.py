@@ -10,7 +10,6 @@ from __future__ import annotations
 from .state import compared_stability, strength, widening
 
 
-
 def metric_values(state: dict, metric: str) -> dict[str, float]:
     """Current value of ``metric`` for every nation, higher meaning "better" (§4.3.5-4.3.6)."""
     nations = state["nations"]
@@ -75,12 +74,20 @@ def select(state: dict, selector, polarity: str) -> list[str]:
     return [nid for nid in order if nid in chosen]
 
 
-def leader(state: dict, nations: list[str], selector) -> str:
-    """The one nation that decides for a group: the best by the selector's metric, ties by player order."""
+def ranked(state: dict, nations: list[str], selector) -> list[str]:
+    """``nations`` best first by the selector's metric, ties broken by player order.
+
+    A selector without a metric (``"all"``, ``except_best``) ranks by player order alone.
+    """
     order = state["player_order"]
     if not isinstance(selector, dict) or not ({"best", "worst"} & set(selector)):
-        return min(nations, key=order.index)
+        return sorted(nations, key=order.index)
     direction = "best" if "best" in selector else "worst"
     values = metric_values(state, selector[direction])
     sign = -1 if direction == "best" else 1
-    return min(nations, key=lambda nid: (sign * values[nid], order.index(nid)))
+    return sorted(nations, key=lambda nid: (sign * values[nid], order.index(nid)))
+
+
+def leader(state: dict, nations: list[str], selector) -> str:
+    """The one nation that decides for a group: the best by the selector's metric, ties by player order."""
+    return ranked(state, nations, selector)[0]

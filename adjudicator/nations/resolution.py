@@ -37,4 +37,9 @@ def resolve_round(state: dict):
     return Outcome(results, checked(state))
 
 
-RESOLUTION = Procedure("nations.resolution", GameStateSchema, resolve_round)
+RESOLUTION = Procedure(
+    "nations.resolution", GameStateSchema, resolve_round, version="2",
+    summary="The whole resolution phase of one round (§3.1, §4.16): production, player order, war, events, famine "
+            "and era-end knowledge scoring in one log, then the end-of-round clean-up.",
+    participants="The nations, by their ids in the state's nations, asked as each step asks them (spills, war "
+                 "reductions, event choices, workers). Nothing is rolled.")

@@ -28,4 +28,8 @@ def resolve_knowledge_scoring(state: dict):
     yield  # a generator like every procedure, though nothing is ever asked
 
 
-KNOWLEDGE_SCORING = Procedure("nations.knowledge_scoring", GameStateSchema, resolve_knowledge_scoring)
+KNOWLEDGE_SCORING = Procedure(
+    "nations.knowledge_scoring", GameStateSchema, resolve_knowledge_scoring,
+    summary="Resolution step 6 (§4.10): at the end of an era (even rounds) each nation gains 1 VP per other nation "
+            "with strictly less knowledge; it has no steps.",
+    participants="The nations, by their ids in the state's nations; nobody is asked and nothing is rolled.")

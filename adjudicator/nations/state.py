@@ -21,6 +21,9 @@ REVOLT = float("-inf")  # every revolting nation ranks equal and below all other
 
 # Special cards with a ruling in §4.14 that these engines apply.
 ELIZABETH, GREAT_WALL, VERSAILLES, ANNA_KOMNENE = "Elizabeth", "Great Wall", "Versailles", "Anna Komnene"
+# Events with a 5-player ruling in §4.14 beyond the §4.8.8 primitives: named hooks on an event part.
+OLYMPIC_GAMES, GLORIOUS_REVOLUTION, FOURTH_CRUSADE = "Olympic Games", "Glorious Revolution", "Fourth Crusade"
+HOOKS = (OLYMPIC_GAMES, GLORIOUS_REVOLUTION, FOURTH_CRUSADE)
 
 NonNegative = validate.Range(min=0)
 
@@ -78,6 +81,8 @@ class SlotCardSchema(Schema):
     # Per worker, for production (§2.3.3): what a building yields, what a military costs.
     production = fields.Nested(ResourcesSchema, load_default=_zeroes)
     upkeep = fields.Nested(ResourcesSchema, load_default=_zeroes)
+    # VP for the 1st, 2nd, ... worker at final scoring (§4.11 D); workers beyond the list score nothing.
+    worker_vp = fields.List(fields.Integer(strict=True, validate=NonNegative), load_default=list)
 
 
 class SlotSchema(Schema):
@@ -96,6 +101,19 @@ class ProductionItemSchema(Schema):
     resource = fields.String(required=True, validate=validate.OneOf(RESOURCES))
     amount = fields.Integer(required=True, strict=True)
     source = fields.String(load_default=None, allow_none=True)
+
+
+class ColonySchema(Schema):
+    id = fields.String(required=True)
+    vp = fields.Integer(load_default=0, strict=True, validate=NonNegative)  # printed VP (§4.11 B)
+
+
+class WonderSchema(Schema):
+    """A completed wonder: its printed VP and the VP its special effect adds at final scoring (§4.11 C)."""
+
+    id = fields.String(required=True)
+    vp = fields.Integer(load_default=0, strict=True, validate=NonNegative)
+    special_vp = fields.Integer(load_default=0, strict=True, validate=NonNegative)
 
 
 class NationSchema(Schema):
@@ -117,6 +135,9 @@ class NationSchema(Schema):
     # Great Exhibition: architects the nation may still hire from the supply
     # without paying stone (§4.14).
     free_architects = fields.Integer(load_default=0, strict=True, validate=NonNegative)
+    # Final scoring only (§4.11 B, C); their strength and stability are in the flat bonuses above.
+    colonies = fields.List(fields.Nested(ColonySchema), load_default=list, validate=validate.Length(max=2))
+    wonders_done = fields.List(fields.Nested(WonderSchema), load_default=list, validate=validate.Length(max=5))
 
 
 class WarCardSchema(Schema):
@@ -235,11 +256,19 @@ class PartSchema(Schema):
     effects = fields.List(fields.Nested(EffectSchema), load_default=list)
     choice = fields.Nested(ChoiceSchema, load_default=None, allow_none=True)
     all_or_nothing = fields.List(fields.Nested(EffectSchema), load_default=None, allow_none=True)
+    # A §4.14 5-player ruling that applies to this part (Olympic Games, Glorious Revolution, Fourth Crusade).
+    hook = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(HOOKS))
 
     @validates_schema
     def _well_formed(self, data, **kwargs):
         if data.get("choice") is not None and data.get("all_or_nothing") is not None:
             raise ValidationError("give either a choice or an all_or_nothing package, not both", "all_or_nothing")
+        hook, selector = data.get("hook"), data.get("selector")
+        if hook is not None and not (isinstance(selector, dict) and "best" in selector):
+            raise ValidationError(f"the {hook} ruling ranks nations: its part needs a {{\"best\": metric}} selector",
+                                  "hook")
+        if hook in (OLYMPIC_GAMES, FOURTH_CRUSADE) and data.get("polarity") != "good":
+            raise ValidationError(f"the {hook} ruling is about a good effect", "hook")
         # A payment is voluntary (§4.1.1), so it is only ever one option of a choice.
         if any("pay" in e for e in data.get("effects") or []):
             raise ValidationError("a payment can only be an option of a choice; use lose for a forced loss", "effects")

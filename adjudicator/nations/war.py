@@ -62,7 +62,10 @@ def resolve_war(state: dict):
         if 0 < reduction < sum(loss.values()) and len(loss) > 1:
             # several resources: the loser allocates the reduction.
             split = yield Decision(nid, REDUCTION, None, split,
-                                   details={"loss": dict(loss), "reduction": reduction},
+                                   details={"war": card["id"], "marker": marker, "strength": war_strength(nation),
+                                            "stability": stability(nation), "loss": dict(loss),
+                                            "reduction": reduction, "vp_loss": card["vp_loss"],
+                                            "resources": dict(nation["resources"])},
                                    check=split_refusal(loss, reduction))
         for resource, amount in loss.items():
             yield from force_loss(state, nid, resource, amount - split.get(resource, 0), books[nid])
@@ -76,4 +79,10 @@ def resolve_war(state: dict):
     return Outcome(result, checked(state))
 
 
-WAR = Procedure("nations.war", GameStateSchema, resolve_war)
+WAR = Procedure(
+    "nations.war", GameStateSchema, resolve_war, version="2",
+    summary="Resolution step 3 (§4.6): every nation below the war marker, the buyer included, loses the war card's "
+            "resources less its positive stability, and its VP.",
+    participants="The nations, by their ids in the state's nations; a loser splits a partial stability reduction "
+                 "over the card's resources, and a loser whose knowledge runs out chooses the spill. Nothing is "
+                 "rolled.")

@@ -61,8 +61,10 @@ def lose_worker(state: dict, nation_id: str):
     which = workers[0] if len(workers) == 1 else (
         yield Decision(nation_id, WORKER_TO_LOSE, workers, workers[0],
                        details={"idle_workers": nation["idle_workers"],
-                                "slots": [{"card": s["card"]["id"] if s["card"] else None, "workers": s["workers"]}
-                                          for s in nation["bm_slots"]]}))
+                                "slots": [{"card": s["card"]["id"] if s["card"] else None, "workers": s["workers"],
+                                           "per_worker": dict(s["card"]["per_worker"]) if s["card"] else None}
+                                          for s in nation["bm_slots"]],
+                                "population": _track(nation)}))
     if which == "idle":
         nation["idle_workers"] -= 1
     else:

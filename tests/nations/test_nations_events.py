@@ -2,7 +2,7 @@
 import pytest
 
 from adjudicator.nations import EVENT
-from adjudicator.procedure import IllegalDecision, answer, next_step
+from adjudicator.procedure import NO_DEFAULT, IllegalDecision, answer, next_step
 from nations_helpers import DEFAULT, drive, event_card, game, nation, part, resources, vp
 
 NAMES = "ABCDE"
@@ -67,7 +67,12 @@ def test_TV_29_an_event_that_changes_player_order(rome, persia, china, order):
 def test_TV_29_each_chooser_sees_the_choices_already_made():
     step = next_step(EVENT, tv29(), ["pay", "back"])
     assert step.participant == "China" and step.details["chosen"] == {"Rome": "pay", "Persia": "back"}
-    assert step.default is None  # [DEF §4.15] the service waits for an event choice
+    # [DEF §4.15] no default: the service waits for the nation or the director.
+    assert step.default is NO_DEFAULT and not step.has_default and step.to_dict()["has_default"] is False
+    assert step.details["options"] == {"pay": [{"pay": {"food": 2}, "to": "self"}],
+                                       "back": [{"order": "last", "to": "self"}]}
+    assert step.details["targets"] == ["China", "Persia", "Rome"] and step.details["deciding_for"] == ["China"]
+    assert step.details["resources"] == {"China": {"gold": 0, "stone": 0, "food": 3, "knowledge": 0}}
 
 
 def test_a_payment_a_nation_cannot_afford_is_not_offered():

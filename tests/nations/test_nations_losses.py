@@ -49,7 +49,9 @@ def tv19():
 def test_TV_19a_spill_into_gold_first():
     step = next_step(FORCED_LOSS, tv19(), [])
     assert (step.choices, step.default) == (["gold", "stone"], "stone")
-    assert step.details == {"owed": 3, "resources": {"gold": 1, "stone": 5, "food": 0, "knowledge": 0}}
+    assert step.details == {"owed": 3, "resources": {"gold": 1, "stone": 5, "food": 0, "knowledge": 0},
+                            "shortage_vp_charged": {"gold": False, "stone": False, "food": True, "knowledge": True},
+                            "vp": 8}
     # Gold runs out; stone is then the only type left, so no second question.
     out = drive(FORCED_LOSS, tv19(), [("A", "shortage_spill", "gold")])
     assert resources(out, "A") == {"gold": 0, "stone": 3, "food": 0, "knowledge": 0} and vp(out, "A") == 7

@@ -108,8 +108,10 @@ def two_resource_war(stability=2):
 def test_the_loser_splits_the_reduction_over_the_listed_resources():
     step = next_step(WAR, two_resource_war(), [])
     assert step.to_dict() == {"type": "decision", "participant": "A", "question": "war_reduction", "choices": None,
-                              "default": {"food": 2, "gold": 0}, "details": {"loss": {"food": 3, "gold": 2},
-                                                                             "reduction": 2}}
+                              "default": {"food": 2, "gold": 0}, "has_default": True, "bot": False, "private": False,
+                              "details": {"war": "W2*", "marker": 5, "strength": 1, "stability": 2,
+                                          "loss": {"food": 3, "gold": 2}, "reduction": 2, "vp_loss": 2,
+                                          "resources": {"gold": 5, "stone": 0, "food": 5, "knowledge": 0}}}
     out = drive(WAR, two_resource_war(), [("A", "war_reduction", {"gold": 2})])
     assert resources(out, "A")["food"] == 2 and resources(out, "A")["gold"] == 5 and vp(out, "A") == 2
 
