@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 
-from adjudicator.statecraft.state import INSTITUTIONS, initiative, sole_majority, update_fg
+from adjudicator.statecraft.state import AGENDA_SPACES, INSTITUTIONS, initiative, sole_majority, update_fg
 
 
 def _lead(votes: dict, power: str) -> tuple[int, int]:
@@ -306,3 +306,35 @@ def bribe_plan(game: dict, power: str, bribes: int, from_pool: bool = False) -> 
             execute(sim, action)
             actions.append(action)
     return actions
+
+
+# --- agenda planning (§9.3) ------------------------------------------------------------------
+
+def agenda_plan(game: dict, power: str, tokens: int) -> dict[str, int]:
+    """§9.3: the solo agenda cards of the row, left to right, then the bot card's action table.
+
+    The table starts at row 1 unless the bot controls every grid country showing one of its primary
+    symbols (then row 2 [INF]); slots are filled in reading order, cycling from the starting row when
+    the table runs out [DEF, A-34].  Stops when the tokens run out.
+    """
+    plan = dict.fromkeys(AGENDA_SPACES, 0)
+    left = tokens
+    for card in game["solo_agenda_row"]:
+        for space in card["actions"]:
+            if left == 0:
+                return plan
+            plan[space] += 1
+            left -= 1
+    me = game["powers"][power]
+    primary = set(me["primary_symbols"])
+    showing = [c for c in game["grid"] if primary & set(c["symbols"])]
+    # With no primary-symbol country on the grid it controls "every" one of them: row 2 [DEF].
+    start = 1 if all(c["fg"] == power for c in showing) and len(me["action_table"]) > 1 else 0
+    slots = [space for row in me["action_table"][start:] for space in row]
+    while left and slots:
+        for space in slots:
+            if left == 0:
+                break
+            plan[space] += 1
+            left -= 1
+    return plan

@@ -19,6 +19,7 @@ FACTIONS = POWERS + (DEMO,)
 INSTITUTIONS = ("DAVOS", "IMF", "PRESS", "UN")  # board order = resolution order (§2.7)
 RESOURCES = ("CROPS", "GOODS", "HYDROCARBONS", "METALS")
 SUPPORT_TOP = 9
+AGENDA_SPACES = ("debate", "influence", "bribe", "spy")  # the personal agenda (§2.6), in printed order
 # Final PP of each support position 1..9 (§5.8.2): the source gives only the range -2..5; placeholder (G-4).
 DEFAULT_SUPPORT_FINAL_PP = [-2, -1, 0, 0, 1, 2, 3, 4, 5]
 
@@ -104,6 +105,8 @@ class PowerSchema(marshmallow.Schema):
     market_priority = fields.List(fields.String(validate=validate.OneOf(RESOURCES)), load_default=list)  # bot card G
     primary_symbols = fields.List(fields.String(), load_default=list)  # bot card C
     secondary_symbols = fields.List(fields.String(), load_default=list)  # bot card D
+    # Bot card E: rows of agenda-space icons, row 1 for the primary symbols, row 2 for the secondary (§9.3).
+    action_table = fields.List(fields.List(fields.String(validate=validate.OneOf(AGENDA_SPACES))), load_default=list)
 
 
 class CountrySchema(marshmallow.Schema):
@@ -148,6 +151,14 @@ class CellSchema(marshmallow.Schema):
     col = fields.Integer(strict=True, required=True, validate=validate.Range(min=1))
 
 
+class SoloAgendaCardSchema(marshmallow.Schema):
+    """A solo agenda card (§9.1): its icons put tokens on agenda spaces (G); its bar colours (H)."""
+
+    actions = fields.List(fields.String(validate=validate.OneOf(AGENDA_SPACES)), load_default=list)
+    left = fields.String(load_default="")
+    right = fields.String(load_default="")
+
+
 class UNCardSchema(marshmallow.Schema):
     name = fields.String(load_default="")
     majority = fields.List(fields.String(validate=check_effect), load_default=list)  # E2
@@ -175,6 +186,7 @@ class GameSchema(marshmallow.Schema):
                                  load_default=lambda: list(INITIAL_TRACK))
     un_card = fields.Nested(UNCardSchema, load_default=None, allow_none=True)
     marker_1 = fields.Nested(CellSchema, load_default=None, allow_none=True)  # the solo [1] token (§9.4.1)
+    solo_agenda_row = fields.List(fields.Nested(SoloAgendaCardSchema), load_default=list)  # §9.3, §9.8
     options = fields.Nested(OptionsSchema, load_default=lambda: OptionsSchema().load({}))
 
     @validates_schema

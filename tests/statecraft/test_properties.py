@@ -3,9 +3,10 @@ import json
 
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from adjudicator.procedure import Decision, Dice, Outcome, answer, next_step
-from adjudicator.statecraft import BRIBES, CONFLICT, COUNTRY_GRID, EFFECT, FINAL_SCORING, GOVERNANCE, INFLUENCE
-from adjudicator.statecraft.state import INSTITUTIONS, POWERS, RESOURCES
+from adjudicator.procedure import Decision, Dice, Outcome, Sealed, answer, next_step
+from adjudicator.statecraft import (AGENDA, BRIBES, CONFLICT, COUNTRY_GRID, EFFECT, FINAL_SCORING, GOVERNANCE,
+                                    INFLUENCE)
+from adjudicator.statecraft.state import AGENDA_SPACES, INSTITUTIONS, POWERS, RESOURCES
 
 from .statecraft_helpers import tokens_of
 
@@ -55,11 +56,21 @@ def random_plan(data, step):
     return plan
 
 
+def random_agenda_plan(data, tokens):
+    cuts = sorted(data.draw(st.lists(st.integers(0, tokens), min_size=3, max_size=3)))
+    parts = [b - a for a, b in zip([0, *cuts], [*cuts, tokens])]
+    return dict(zip(AGENDA_SPACES, parts))
+
+
 def random_answer(data, step):
+    if isinstance(step, Sealed):
+        return {d.participant: random_answer(data, d) for d in step.decisions}
     if isinstance(step, Dice):
         return data.draw(st.lists(st.integers(1, step.sides), min_size=step.count, max_size=step.count))
     if step.question == "place_influence_plan":
         return random_plan(data, step)
+    if step.question == "agenda_plan":
+        return random_agenda_plan(data, step.details["tokens"])
     if step.choices is not None:
         return data.draw(st.sampled_from(list(step.choices)))
     top = step.details["indexes"]["max"]  # a reroll: decline or a non-empty set of own dice
@@ -78,14 +89,17 @@ def drive(procedure, state, data, use_defaults=False, limit=500):
     step = next_step(procedure, state, log)
     while not isinstance(step, Outcome):
         assert json.loads(json.dumps(step.to_dict())) == step.to_dict()  # every step is JSON for the service
-        if isinstance(step, Decision):
-            assert step.participant in state["powers"]
-            assert step.bot == state["powers"][step.participant].get("is_bot", False)
-            if step.has_default:
-                assert step.refusal(step.default) is None, (step, step.default)
+        for decision in step.decisions if isinstance(step, Sealed) else [step] if isinstance(step, Decision) else []:
+            assert decision.participant in state["powers"]
+            assert decision.bot == state["powers"][decision.participant].get("is_bot", False)
+            if decision.has_default:
+                assert decision.refusal(decision.default) is None, (decision, decision.default)
         if isinstance(step, Dice) and step.faces is not None:
             assert len(step.faces) == step.sides
-        if not isinstance(step, Dice) and (use_defaults or step.bot) and step.has_default:
+        if isinstance(step, Sealed):  # each part: its default if it has one and it is taken, else an answer
+            value = {d.participant: d.default if (use_defaults or d.bot) and d.has_default
+                     else random_answer(data, d) for d in step.decisions}
+        elif not isinstance(step, Dice) and (use_defaults or step.bot) and step.has_default:
             value = step.default
         else:
             value = random_answer(data, step)
@@ -136,7 +150,18 @@ def every_procedure(game, data):
             (EFFECT, {**game, "actor": actor, "effects": effects})]
     if conflicts:
         runs.append((CONFLICT, {**game, "country": conflicts[0]}))
+    runs.append((AGENDA, at_the_agenda(game, data)))
     return runs
+
+
+def at_the_agenda(game, data):
+    """The game at an agenda phase: empty Influence and Bribe spaces; bots with a card and an agenda row."""
+    tables = st.lists(st.lists(st.sampled_from(AGENDA_SPACES), min_size=1, max_size=3), min_size=1, max_size=2)
+    powers = {p: {**v, "planned_influence": 0, "planned_bribes": 0, "action_table": data.draw(tables)}
+              for p, v in game["powers"].items()}
+    row = data.draw(st.lists(st.fixed_dictionaries({"actions": st.lists(st.sampled_from(AGENDA_SPACES), max_size=2)}),
+                             max_size=2))
+    return {**game, "powers": powers, "solo_agenda_row": row}
 
 
 @SETTINGS
@@ -151,8 +176,7 @@ def test_taking_every_default_terminates(game, data):
 def test_random_legal_answers_through_json_terminate(game, data):
     for procedure, state in every_procedure(game, data):
         out = drive(procedure, state, data)
-        if procedure is not FINAL_SCORING:
-            assert tokens_of(out.state) == tokens_of(game)
+        assert tokens_of(out.state) == tokens_of(state)
 
 
 @SETTINGS
