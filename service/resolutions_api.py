@@ -25,39 +25,39 @@ def create():
                                                 "tokens": tokens}, 201)
 
 
-@bp.get("/v1/resolutions/<rid>")
-def view(rid):
-    return reply(rs.ResolutionSchema(), resolutions().view(rid, resolutions().viewer(rid, token())))
+@bp.get("/v1/resolutions/<resolution_id>")
+def view(resolution_id):
+    return reply(rs.ResolutionSchema(), resolutions().view(resolution_id, resolutions().viewer(resolution_id, token())))
 
 
-@bp.post("/v1/resolutions/<rid>/answers")
-def answer(rid):
+@bp.post("/v1/resolutions/<resolution_id>/answers")
+def answer(resolution_id):
     who = token()
-    resolutions().viewer(rid, who)  # 404 and 401 before the body is read
+    resolutions().answerer(resolution_id, who)  # 404 and 401 before the body is read
     body = load(rs.AnswerSchema())
     return reply(rs.ResolutionSchema(),
-                 resolutions().answer(rid, who, body["step"], body["answer"], body.get("participant")))
+                 resolutions().answer(resolution_id, who, body["step"], body["answer"], body.get("participant")))
 
 
-@bp.post("/v1/resolutions/<rid>/extend")
-def extend(rid):
+@bp.post("/v1/resolutions/<resolution_id>/extend")
+def extend(resolution_id):
     body = load(rs.ExtendResolutionSchema())
-    resolutions().extend(rid, token(), body["seconds"])
-    return reply(rs.ResolutionSchema(), resolutions().view(rid, "director"))
+    resolutions().extend(resolution_id, token(), body["seconds"])
+    return reply(rs.ResolutionSchema(), resolutions().view(resolution_id, "director"))
 
 
-@bp.post("/v1/resolutions/<rid>/pause")
-def pause(rid):
-    resolutions().pause(rid, token())
-    return reply(rs.ResolutionSchema(), resolutions().view(rid, "director"))
+@bp.post("/v1/resolutions/<resolution_id>/pause")
+def pause(resolution_id):
+    resolutions().pause(resolution_id, token())
+    return reply(rs.ResolutionSchema(), resolutions().view(resolution_id, "director"))
 
 
-@bp.post("/v1/resolutions/<rid>/resume")
-def resume(rid):
-    resolutions().resume(rid, token())
-    return reply(rs.ResolutionSchema(), resolutions().view(rid, "director"))
+@bp.post("/v1/resolutions/<resolution_id>/resume")
+def resume(resolution_id):
+    resolutions().resume(resolution_id, token())
+    return reply(rs.ResolutionSchema(), resolutions().view(resolution_id, "director"))
 
 
-@bp.post("/v1/resolutions/<rid>/cancel")
-def cancel(rid):
-    return reply(rs.ResolutionSchema(), resolutions().cancel(rid, token()))
+@bp.post("/v1/resolutions/<resolution_id>/cancel")
+def cancel(resolution_id):
+    return reply(rs.ResolutionSchema(), resolutions().cancel(resolution_id, token()))

@@ -256,10 +256,14 @@ class Resolutions(Clock):
                                               **self.store.deadline_fields(pipe, self.table, rid, seq, seconds)})
 
     # ------------------------------------------------------------ answers
-    def answer(self, rid: str, token: str | None, index: int, value, participant: str | None = None) -> dict:
+    def answerer(self, rid: str, token: str | None) -> str:
+        """Who may answer with ``token``: a participant id or the director (401 without a token)."""
         if not token:
             raise Unauthorized("answering needs a token: send 'Authorization: Bearer <token>'")
-        who = self.viewer(rid, token)
+        return self.viewer(rid, token)
+
+    def answer(self, rid: str, token: str | None, index: int, value, participant: str | None = None) -> dict:
+        who = self.answerer(rid, token)
         if who != DIRECTOR and participant not in (None, who):
             raise Forbidden(f"you answer as {who}; only the director answers for another participant")
         as_whom = who if who != DIRECTOR else participant
@@ -281,10 +285,7 @@ class Resolutions(Clock):
                                           else "the director enters the dice")
                     check_answer(step, value)
                 elif isinstance(step, Sealed):
-                    if as_whom is None:
-                        raise Invalid("body.participant: name the participant whose part of this sealed step "
-                                      "you answer")
-                    check_answer(step, value, as_whom)
+                    check_answer(step, value, as_whom)  # the director without a participant: the whole step
                 else:
                     check_answer(step, value, as_whom if who != DIRECTOR else None)
             except NotYourStep as e:
@@ -292,7 +293,9 @@ class Resolutions(Clock):
             except IllegalDecision as e:
                 raise Invalid(f"body.answer: {e}") from None
             pipe.multi()
-            if isinstance(step, Sealed):
+            if isinstance(step, Sealed) and as_whom is None:
+                self._record_entry(pipe, rec, log, step, value, {p: by for p in step.participants})
+            elif isinstance(step, Sealed):
                 parts = json.loads(rec["sealed"]) | {as_whom: {"value": _normal(value), "by": by}}
                 if set(parts) == set(step.participants):
                     self._record_entry(pipe, rec, log, step, {p: parts[p]["value"] for p in step.participants},
