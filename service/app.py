@@ -20,6 +20,7 @@ from . import schemas
 from .docs import docs_page
 from .http import MAX_BODY, load, problem, register_errors, reply, token
 from .resolutions_api import bp as resolutions_bp
+from .scoring_api import bp as scoring_bp
 
 # The contract lives at the repository root; an installed copy (the Dockerfile) says where with OPENAPI_SPEC.
 SPEC_PATH = Path(os.environ.get("OPENAPI_SPEC", Path(__file__).resolve().parent.parent / "openapi.yaml"))
@@ -157,5 +158,6 @@ def create_app(redis_url: str | None = None) -> Flask:
     app.extensions["resolutions"] = Resolutions(store)
     app.register_blueprint(api)
     app.register_blueprint(resolutions_bp)
+    app.register_blueprint(scoring_bp)
     register_errors(app)
     return app
