@@ -102,6 +102,16 @@ def test_4_14_glorious_revolution_5_players_a_lone_mover_goes_last(china, persia
     assert vp(out, "China") == (6 if china == "parliament" else 5)
 
 
+def test_4_14_glorious_revolution_5_players_a_move_that_is_not_chosen_is_placed_the_same_way():
+    # Read literally, the original moves both nations once both have chosen, whatever they chose:
+    # card data then gives the move as a fixed effect of the part, and the ruling places it alike.
+    fixed = {"name": "Glorious Revolution", "parts": [part({"best": "stability"}, "good", {"order": "last"},
+                                                           hook="Glorious Revolution", choice=GLORIOUS["parts"][0]["choice"])]}
+    state = table("stability", [7, 8, 1, 2, 0], fixed)
+    out = drive(EVENT, state, [("China", "event_choice", "parliament"), ("Persia", "event_choice", "parliament")])
+    assert out.state["player_order"] == ["Greece", "Rome", "Egypt", "Persia", "China"]
+
+
 def test_4_14_glorious_revolution_4_players_the_sole_most_stable_chooses_alone():
     out = drive(EVENT, glorious(players=4), [("Persia", "event_choice", "crown")])
     assert out.state["player_order"] == ["China", "Greece", "Rome", "Persia"]
