@@ -204,7 +204,8 @@ def resolve_event(state: dict, key: str, event: dict, books: dict):
     moves: list = []
     ranked_last: dict[int, list] = {}  # Glorious Revolution: movers to the back, placed by rank
     for nid, effect, index in sorted(plan, key=lambda item: "pay" not in item[1]):  # stable: pays first
-        glorious = hooked(state, parts[index]) == GLORIOUS_REVOLUTION and effect.get("order") == "last"
+        glorious = (hooked(state, parts[index]) == GLORIOUS_REVOLUTION and effect.get("order") == "last"
+                    and nid in targets[index])  # a "to: others" move is an ordinary one
         yield from apply_effect(state, nid, effect, books[nid], ranked_last.setdefault(index, []) if glorious else moves)
     if moves:
         state["player_order"] = reorder(state["player_order"], moves)

@@ -112,6 +112,15 @@ def test_4_14_glorious_revolution_5_players_a_move_that_is_not_chosen_is_placed_
     assert out.state["player_order"] == ["Greece", "Rome", "Egypt", "Persia", "China"]
 
 
+def test_4_14_glorious_revolution_5_players_others_sent_back_move_as_usual_before_the_ranked_pair():
+    sent_back = {"name": "Glorious Revolution", "parts": [part({"best": "stability"}, "good", {"order": "last"},
+                                                               {"order": "last", "to": "others"},
+                                                               hook="Glorious Revolution")]}
+    out = drive(EVENT, table("stability", [7, 8, 1, 2, 0], sent_back))
+    # Everyone moves back: the others keep their order, then the most stable, then the second most stable.
+    assert out.state["player_order"] == ["Greece", "Rome", "Egypt", "Persia", "China"]
+
+
 def test_4_14_glorious_revolution_4_players_the_sole_most_stable_chooses_alone():
     out = drive(EVENT, glorious(players=4), [("Persia", "event_choice", "crown")])
     assert out.state["player_order"] == ["China", "Greece", "Rome", "Persia"]
