@@ -148,7 +148,7 @@ def test_a_bots_effects_are_marked_bot_with_its_rules():
     state["grid"][1]["symbols"] = ["P"]
     d = Driver(statecraft.EFFECT, state)
     step = d.expect_decision("EU", "place_influence")
-    # §9.4.4 with one token: B shows the primary symbol but needs 3 for the FG and 2 for a conflict;
+    # §9.4.4 with one token: B shows the primary symbol but needs 3 for the FG or for a conflict;
     # pass 2: A, where 2 tokens would win the FG and 4 cause a conflict; pass 3 takes A.
     assert step.bot and step.default == "A"
     d.default("EU", "place_influence")
