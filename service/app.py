@@ -1,15 +1,17 @@
 """The HTTP API: routing, request/response schemas, tokens and problem+json errors.
 
-Game state lives in Redis behind ``workers.games`` and ``workers.resolutions``
-(on the shared machinery of ``workers.store``); this module and
-``service.resolutions_api`` only translate between HTTP and that model.
+This module holds the application factory and the service-wide routes
+(health, variants, the stateless adjudicator, the contract).  Each kind of
+table has its own routes module (``games_api``, ``resolutions_api``,
+``scoring_api``); state lives in Redis behind ``workers`` (the shared
+machinery of ``workers.store`` and one module per kind of table).
 """
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, current_app, request
+from flask import Blueprint, Flask, Response, current_app
 from marshmallow import ValidationError
 
 from workers.games import Games, engine
@@ -18,7 +20,8 @@ from workers.store import Store
 
 from . import schemas
 from .docs import docs_page
-from .http import MAX_BODY, load, problem, register_errors, reply, token
+from .http import MAX_BODY, load, problem, register_errors, reply
+from .games_api import bp as games_bp
 from .resolutions_api import bp as resolutions_bp
 from .scoring_api import bp as scoring_bp
 
@@ -55,86 +58,6 @@ def adjudicate():
     return reply(schemas.AdjudicationSchema(), result)
 
 
-# ---------------------------------------------------------------- games
-@api.post("/v1/games")
-def create_game():
-    game, director_token = games().create_game(load(schemas.CreateGameSchema()))
-    return reply(schemas.CreatedGameSchema(), {"game": game, "director_token": director_token}, 201)
-
-
-@api.get("/v1/games/<game_id>")
-def get_game(game_id):
-    return reply(schemas.GameSchema(), games().public_state(game_id))
-
-
-@api.post("/v1/games/<game_id>/players")
-def join(game_id):
-    body = load(schemas.JoinSchema())
-    player, player_token = games().join(game_id, body["name"], body.get("power"))
-    return reply(schemas.JoinedSchema(), {"player": player, "token": player_token,
-                                          "game": games().public_state(game_id)}, 201)
-
-
-@api.get("/v1/games/<game_id>/history")
-def history(game_id):
-    return reply(schemas.HistorySchema(), {"game": game_id, "phases": games().history(game_id)})
-
-
-@api.get("/v1/games/<game_id>/orders")
-def own_orders(game_id):
-    return reply(schemas.OwnOrdersSchema(), games().own_orders(game_id, token()))
-
-
-@api.put("/v1/games/<game_id>/orders/<power>")
-def submit_orders(game_id, power):
-    body = load(schemas.OrdersSchema())
-    return reply(schemas.SubmissionSchema(),
-                 games().submit_orders(game_id, token(), power.upper(), body["orders"], body.get("phase")))
-
-
-@api.delete("/v1/games/<game_id>/orders/<power>")
-def clear_orders(game_id, power):
-    try:
-        query = schemas.ClearOrdersQuerySchema().load(request.args.to_dict())
-    except ValidationError as e:
-        raise ValidationError(e.messages, where="query")
-    return reply(schemas.SubmissionSchema(), games().clear_orders(game_id, token(), power.upper(), query.get("phase")))
-
-
-@api.put("/v1/games/<game_id>/ready")
-def set_ready(game_id):
-    body = load(schemas.ReadySchema())
-    return reply(schemas.ReadyStateSchema(), games().set_ready(game_id, token(), body["ready"]))
-
-
-# ---------------------------------------------------------------- director
-@api.post("/v1/games/<game_id>/start")
-def start(game_id):
-    return reply(schemas.GameSchema(), games().start(game_id, token()))
-
-
-@api.post("/v1/games/<game_id>/extend")
-def extend(game_id):
-    body = load(schemas.ExtendSchema())
-    until = body["deadline"].timestamp() if "deadline" in body else None
-    return reply(schemas.GameSchema(), games().extend(game_id, token(), body.get("seconds"), until))
-
-
-@api.post("/v1/games/<game_id>/pause")
-def pause(game_id):
-    return reply(schemas.GameSchema(), games().pause(game_id, token()))
-
-
-@api.post("/v1/games/<game_id>/resume")
-def resume(game_id):
-    return reply(schemas.GameSchema(), games().resume(game_id, token()))
-
-
-@api.post("/v1/games/<game_id>/adjudicate")
-def force(game_id):
-    return reply(schemas.GameSchema(), games().force(game_id, token()))
-
-
 # ---------------------------------------------------------------- contract
 @api.get("/openapi.yaml")
 def spec():
@@ -157,6 +80,7 @@ def create_app(redis_url: str | None = None) -> Flask:
     app.extensions["games"] = Games(store)
     app.extensions["resolutions"] = Resolutions(store)
     app.register_blueprint(api)
+    app.register_blueprint(games_bp)
     app.register_blueprint(resolutions_bp)
     app.register_blueprint(scoring_bp)
     register_errors(app)

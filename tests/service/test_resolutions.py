@@ -273,7 +273,6 @@ def test_a_worker_killed_while_advancing_the_step_is_taken_once(api, stack):
 
 def stack_jobs(stack, rid):
     import redis
-    from rq import Queue
     from rq.registry import StartedJobRegistry
     connection = redis.Redis.from_url(stack.redis_url)
     started = StartedJobRegistry(keys.QUEUE, connection=connection).get_job_ids()

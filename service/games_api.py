@@ -1,0 +1,98 @@
+"""The Diplomacy game routes: create, join, orders, ready, history, and the director's actions."""
+from __future__ import annotations
+
+from flask import Blueprint, current_app, request
+from marshmallow import ValidationError
+
+from workers.games import Games
+
+from . import schemas
+from .http import load, reply, token
+
+bp = Blueprint("games", __name__)
+
+
+def games() -> Games:
+    return current_app.extensions["games"]
+
+
+# ---------------------------------------------------------------- games
+@bp.post("/v1/games")
+def create_game():
+    game, director_token = games().create_game(load(schemas.CreateGameSchema()))
+    return reply(schemas.CreatedGameSchema(), {"game": game, "director_token": director_token}, 201)
+
+
+@bp.get("/v1/games/<game_id>")
+def get_game(game_id):
+    return reply(schemas.GameSchema(), games().public_state(game_id))
+
+
+@bp.post("/v1/games/<game_id>/players")
+def join(game_id):
+    body = load(schemas.JoinSchema())
+    player, player_token = games().join(game_id, body["name"], body.get("power"))
+    return reply(schemas.JoinedSchema(), {"player": player, "token": player_token,
+                                          "game": games().public_state(game_id)}, 201)
+
+
+@bp.get("/v1/games/<game_id>/history")
+def history(game_id):
+    return reply(schemas.HistorySchema(), {"game": game_id, "phases": games().history(game_id)})
+
+
+@bp.get("/v1/games/<game_id>/orders")
+def own_orders(game_id):
+    return reply(schemas.OwnOrdersSchema(), games().own_orders(game_id, token()))
+
+
+@bp.put("/v1/games/<game_id>/orders/<power>")
+def submit_orders(game_id, power):
+    body = load(schemas.OrdersSchema())
+    return reply(schemas.SubmissionSchema(),
+                 games().submit_orders(game_id, token(), power.upper(), body["orders"], body.get("phase")))
+
+
+@bp.delete("/v1/games/<game_id>/orders/<power>")
+def clear_orders(game_id, power):
+    try:
+        query = schemas.ClearOrdersQuerySchema().load(request.args.to_dict())
+    except ValidationError as e:
+        raise ValidationError(e.messages, where="query")
+    return reply(schemas.SubmissionSchema(), games().clear_orders(game_id, token(), power.upper(), query.get("phase")))
+
+
+@bp.put("/v1/games/<game_id>/ready")
+def set_ready(game_id):
+    body = load(schemas.ReadySchema())
+    return reply(schemas.ReadyStateSchema(), games().set_ready(game_id, token(), body["ready"]))
+
+
+# ---------------------------------------------------------------- director
+@bp.post("/v1/games/<game_id>/start")
+def start(game_id):
+    return reply(schemas.GameSchema(), games().start(game_id, token()))
+
+
+@bp.post("/v1/games/<game_id>/extend")
+def extend(game_id):
+    body = load(schemas.ExtendSchema())
+    until = body["deadline"].timestamp() if "deadline" in body else None
+    return reply(schemas.GameSchema(), games().extend(game_id, token(), body.get("seconds"), until))
+
+
+@bp.post("/v1/games/<game_id>/pause")
+def pause(game_id):
+    return reply(schemas.GameSchema(), games().pause(game_id, token()))
+
+
+@bp.post("/v1/games/<game_id>/resume")
+def resume(game_id):
+    return reply(schemas.GameSchema(), games().resume(game_id, token()))
+
+
+@bp.post("/v1/games/<game_id>/adjudicate")
+def force(game_id):
+    return reply(schemas.GameSchema(), games().force(game_id, token()))
+
+
