@@ -23,7 +23,7 @@ import json
 import secrets
 import time
 
-from . import keys
+from . import events, keys
 from .store import Clock, Conflict, Forbidden, Invalid, NotFound, Unauthorized, hash_token, iso, loads, new_id, new_token
 
 DEFAULT_DEADLINES = {"first_movement": 35 * 60, "movement": 20 * 60, "retreat": 5 * 60, "adjustment": 5 * 60}
@@ -424,12 +424,17 @@ class Games(Clock):
             pipe.rpush(keys.history(gid), json.dumps(record))
             pipe.delete(keys.orders(gid, seq), keys.ready(gid, seq))
             nxt = response.get("next")
+            events.emit(self.store, pipe, self.table, gid, "phase_adjudicated", str(seq),
+                        {"seq": seq, "phase": position["phase"], "results": response["results"],
+                         "next_phase": record["next_phase"]})
             if response.get("winner") or not nxt:
                 fields = {"status": "finished", "winner": response.get("winner") or "", "seq": seq + 1,
                           "deadline": "", "deadline_job": "", "to_order": "[]"}
                 if nxt:
                     fields |= {"phase": nxt["phase"], "position": json.dumps(nxt)}
                 pipe.hset(keys.game(gid), mapping=fields)
+                events.emit(self.store, pipe, self.table, gid, "game_ended", "end",
+                            {"winner": response.get("winner"), "phase": position["phase"]})
             else:
                 self._open_phase(pipe, now, seq + 1, nxt, seated)
             return f"committed {position['phase']}"
