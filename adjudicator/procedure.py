@@ -80,6 +80,9 @@ class Decision:
     director).  ``bot`` marks a decision the rules' own bot takes: its default
     is the bot's choice.  ``private`` marks details only the participant (and
     the director) may see, such as the cards of its hand it could place.
+    ``default_only_at_deadline`` marks a default that stands for a missed
+    deadline and is no answer of the participant's own (a missed ballot where
+    nobody may abstain): :func:`check_answer` refuses it from the participant.
     """
 
     participant: str
@@ -90,6 +93,7 @@ class Decision:
     check: Callable[[Any], str | None] | None = field(default=None, compare=False, repr=False)
     bot: bool = False
     private: bool = False
+    default_only_at_deadline: bool = False
 
     @property
     def participants(self) -> tuple[str, ...]:
@@ -110,7 +114,8 @@ class Decision:
         return {"type": "decision", "participant": self.participant, "question": self.question,
                 "choices": None if self.choices is None else list(self.choices),
                 "default": self.default if self.has_default else None, "has_default": self.has_default,
-                "details": dict(self.details), "bot": self.bot, "private": self.private}
+                "details": dict(self.details), "bot": self.bot, "private": self.private,
+                "default_only_at_deadline": self.default_only_at_deadline}
 
 
 @dataclass(frozen=True)
@@ -318,6 +323,9 @@ def check_answer(step: Step, value: Any, participant: str | None = None) -> None
     elif participant is not None and participant not in step.participants:
         asked = "the dice" if isinstance(step, Dice) else step.participant
         raise NotYourStep(f"this step is for {asked}, not {participant}")
+    if participant is not None and isinstance(step, Decision) and step.default_only_at_deadline \
+            and value == step.default:
+        raise IllegalDecision(f"{value!r} is what a missed deadline gives; it is not an answer you can give")
     reason = step.refusal(value)
     if reason is not None:
         raise IllegalDecision(reason)

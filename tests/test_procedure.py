@@ -35,7 +35,8 @@ def test_next_step_names_the_participant_choices_and_default():
     step = next_step(DUEL, STATE, [])
     assert step.to_dict() == {"type": "decision", "participant": "red", "question": "fight?",
                               "choices": [True, False], "default": False, "has_default": True, "details": {},
-                              "bot": False, "private": False}
+                              "bot": False, "private": False,
+                              "default_only_at_deadline": False}
     assert next_step(DUEL, STATE, [True]).to_dict()["type"] == "dice"
 
 
@@ -121,3 +122,17 @@ def test_private_fields_show_each_viewer_only_its_own_entry():
     assert BALLOT.redact(VOTERS, "bo")["hands"] == {"bo": [3]}
     assert BALLOT.redact(VOTERS, None)["hands"] == {}
     assert VOTERS["hands"] == {"ann": [1, 2], "bo": [3]}  # the state itself is untouched
+
+
+def test_a_default_only_the_deadline_gives_is_refused_from_the_participant():
+    def ballot_only(state):
+        vote = yield Decision("ann", "ballot", None, default="MISSED", default_only_at_deadline=True,
+                              check=lambda a: None if a in ("yes", "no", "MISSED") else "yes or no")
+        return Outcome({"vote": vote}, state)
+
+    proc = Procedure("ballot_only", BallotState, ballot_only)
+    state = {"players": ["ann"]}
+    with pytest.raises(IllegalDecision, match="missed deadline"):
+        answer(proc, state, [], "MISSED", participant="ann")
+    assert answer(proc, state, [], "MISSED")[1].result == {"vote": "MISSED"}  # the deadline, or a replay
+    assert answer(proc, state, [], "no", participant="ann")[1].result == {"vote": "no"}

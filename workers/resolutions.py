@@ -173,7 +173,7 @@ class Resolutions(Clock):
         except IllegalDecision as e:
             raise Halted(f"the engine (version {procedure.version}) no longer accepts the stored log: {e}") from None
         for entry, step in zip(log, steps):
-            if _normal(step.to_dict()) != entry["shown"]:
+            if not _same_step(entry["shown"], _normal(step.to_dict())):
                 raise Halted(f"replaying the log with engine version {procedure.version} (the resolution began "
                              f"with version {rec['version']}) would change step {entry['index']}; the resolution "
                              "is stopped rather than rewriting its history")
@@ -379,6 +379,16 @@ class Resolutions(Clock):
     @staticmethod
     def status_word(rec: dict) -> str:
         return {"open": "waiting"}.get(rec["status"], rec["status"])
+
+
+def _same_step(shown, now) -> bool:
+    """Whether the step the engine shows ``now`` is the one that was ``shown``: everything
+    that was shown is unchanged (a field added to the shape since is no change of history)."""
+    if isinstance(shown, dict) and isinstance(now, dict):
+        return all(key in now and _same_step(value, now[key]) for key, value in shown.items())
+    if isinstance(shown, list) and isinstance(now, list):
+        return len(shown) == len(now) and all(_same_step(a, b) for a, b in zip(shown, now))
+    return shown == now
 
 
 def _seconds(deadlines: dict, question: str) -> int | None:

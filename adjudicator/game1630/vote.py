@@ -202,7 +202,7 @@ def run_vote(state: dict):
     details = {"country": country, "agenda": agenda, "side": side, "meaning": BALLOT_MEANING[agenda["agenda"]],
                "choices": list(BALLOTS), "weights": dict(weights), "if_missed": status_quo}
     answered = yield Sealed("ballot", tuple(
-        Decision(player, "ballot", None, default=NO_BALLOT, check=_ballot_refusal,
+        Decision(player, "ballot", None, default=NO_BALLOT, check=_ballot_refusal, default_only_at_deadline=True,
                  details={**details, "weight": weights[player]})
         for player in participants))
     ballots = {p: answered[p] for p in participants if answered[p] in BALLOTS}
@@ -273,8 +273,8 @@ def _default_agenda(legal: list[dict]) -> dict:
 
 
 def _ballot_refusal(answer) -> str | None:
-    """RED or BLUE; NO_BALLOT is the deadline default (the shared shape cannot refuse it to a
-    participant who sends it, and it then counts exactly as a missed ballot)."""
+    """RED or BLUE; NO_BALLOT is the deadline default, refused from a participant
+    (``default_only_at_deadline``) but accepted when the log is replayed."""
     if answer in (RED, BLUE, NO_BALLOT):
         return None
     return f"{answer!r} is not one of the legal choices ['RED', 'BLUE'] (5.7.1: no abstention, no split)"

@@ -181,6 +181,7 @@ def test_sealed_ballots_and_hands_are_hidden_from_other_tokens(api):
     ballots = res.view("Tim")["step"]
     assert ballots["type"] == "sealed" and ballots["question"] == "ballot" and ballots["index"] == 4
     assert res.answer("Simon", 4, "RED").status_code == 200
+    assert res.answer("Simon", 4, "NO_BALLOT").status_code == 422  # 5.4.2: nobody may abstain
     assert res.answer("Simon", 4, "BLUE").status_code == 200  # replaced before the step closes
     assert res.answer("Tim", 4, "RED").status_code == 200
     for who, own in (("Tim", "RED"), ("Martin", None), (None, None)):
