@@ -16,6 +16,7 @@ for the director instead of rewriting history.
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import time
 
@@ -28,6 +29,7 @@ from . import keys
 from .store import Clock, Conflict, Forbidden, GameError, Invalid, NotFound, Unauthorized, hash_token, iso, loads, \
     new_id, new_token
 
+log = logging.getLogger(__name__)
 DIRECTOR = "director"
 ENDED = ("resolved", "cancelled")
 
@@ -63,6 +65,10 @@ class Resolutions(Clock):
                           errors={"state": e.errors}) from None
         except IllegalDecision as e:
             raise Invalid(f"body.state: the procedure cannot start from this state: {e}") from None
+        except Exception as e:  # a state the schema takes but the engine cannot run: say so, store nothing
+            log.exception("%s could not start from a state its schema accepted", spec["kind"])
+            raise Invalid(f"body.state: the {spec['kind']} engine cannot start from this state "
+                          f"({type(e).__name__}: {e})") from None
         rid = new_id()
         director_token = new_token()
         tokens = {pid: new_token() for pid in spec.get("participants", {})}
@@ -287,6 +293,8 @@ class Resolutions(Clock):
                 elif isinstance(step, Sealed):
                     check_answer(step, value, as_whom)  # the director without a participant: the whole step
                 else:
+                    if as_whom not in (None, step.participant):
+                        raise NotYourStep(f"this step is for {step.participant}, not {as_whom}")
                     check_answer(step, value, as_whom if who != DIRECTOR else None)
             except NotYourStep as e:
                 raise Forbidden(str(e)) from None
