@@ -46,3 +46,53 @@ def resolution(rid: str) -> str:
 def resolution_tokens(rid: str) -> str:
     """HASH: sha256(participant token) -> participant id."""
     return f"{PREFIX}:res:{rid}:tokens"
+
+
+def proposals(gid: str) -> str:
+    """HASH: proposal id -> JSON draw or concession proposal (who proposed and when, status)."""
+    return f"{PREFIX}:game:{gid}:proposals"
+
+
+def ballots(gid: str, proposal: str) -> str:
+    """HASH: power -> "yes" / "no", the secret votes on one proposal."""
+    return f"{PREFIX}:game:{gid}:ballots:{proposal}"
+
+
+def audit(table: str, tid: str) -> str:
+    """LIST: JSON record of every director action on a game or tournament, oldest first."""
+    return f"{PREFIX}:{table}:{tid}:audit"
+
+
+def tournament(tid: str) -> str:
+    """HASH: a tournament's record: name, scoring system, aggregation, rounds, director."""
+    return f"{PREFIX}:tour:{tid}"
+
+
+def tournament_players(tid: str) -> str:
+    """HASH: tournament player id -> JSON {id, name}."""
+    return f"{PREFIX}:tour:{tid}:players"
+
+
+def tournament_boards(tid: str) -> str:
+    """HASH: game id -> JSON {game, round, seats: {power: player id}}."""
+    return f"{PREFIX}:tour:{tid}:boards"
+
+
+def hooks(owner: str) -> str:
+    """SET: webhook subscription ids of an owner ("game:{gid}" or "tournament:{tid}")."""
+    return f"{PREFIX}:hooks:{owner}"
+
+
+def hook(hid: str) -> str:
+    """HASH: one webhook subscription: owner, url, events, secret, created_at."""
+    return f"{PREFIX}:hook:{hid}"
+
+
+def hook_log(hid: str) -> str:
+    """LIST: JSON record of every delivery attempt of a subscription, oldest first."""
+    return f"{PREFIX}:hook:{hid}:log"
+
+
+def hook_done(hid: str) -> str:
+    """SET: event ids a subscription has delivered (a re-run job sends nothing twice)."""
+    return f"{PREFIX}:hook:{hid}:done"
