@@ -156,7 +156,7 @@ class Resolutions(Clock):
     @staticmethod
     def _decision_view(decision: Decision, viewer: str | None) -> dict:
         hidden = decision.private and viewer not in (decision.participant, DIRECTOR)
-        return {"choices": None if decision.choices is None else _normal(list(decision.choices)),
+        return {"choices": None if hidden or decision.choices is None else _normal(list(decision.choices)),
                 "details": {} if hidden else _normal(dict(decision.details)), "details_hidden": hidden,
                 "default": None if hidden or not decision.has_default else _normal(decision.default),
                 "has_default": decision.has_default, "bot": decision.bot}
@@ -192,12 +192,23 @@ class Resolutions(Clock):
             return None
 
     def _needs_nobody(self, rec: dict, step) -> bool:
-        """Whether the service takes ``step`` itself: server dice, or a bot's decision with a default."""
+        """Whether the service takes ``step`` itself: server dice, or bots' decisions with a default."""
         if isinstance(step, Dice):
             return rec["dice"] == "server"
-        if isinstance(step, Decision) and step.has_default:
-            return step.bot or bool(json.loads(rec["participants"]).get(step.participant, {}).get("bot"))
-        return False
+        if isinstance(step, Sealed):
+            return all(self._is_bot(rec, d) for d in step.decisions)
+        return isinstance(step, Decision) and self._is_bot(rec, step)
+
+    @staticmethod
+    def _is_bot(rec: dict, decision: Decision) -> bool:
+        """A decision the rules' bot takes: marked by the engine or by the participant's listing."""
+        listed = json.loads(rec["participants"]).get(decision.participant, {}).get("bot")
+        return decision.has_default and (decision.bot or bool(listed))
+
+    def _bot_parts(self, rec: dict, step: Sealed) -> dict:
+        """The parts of a sealed step its bots give (their defaults), as they are stored."""
+        return {d.participant: {"value": _normal(d.default), "by": "bot"} for d in step.decisions
+                if self._is_bot(rec, d)}
 
     # ------------------------------------------------------------ changes
     def _change(self, rid: str, body):
@@ -253,6 +264,8 @@ class Resolutions(Clock):
             pipe.hset(self.key(rid), mapping={"deadline": "", "deadline_job": "", "remaining": ""})
             self.store.enqueue_advance(pipe, self.table, rid, seq)
             return
+        if isinstance(step, Sealed):  # the bots' parts are in from the start; the others wait
+            pipe.hset(self.key(rid), "sealed", json.dumps(self._bot_parts(rec, step)))
         seconds = None if isinstance(step, Dice) else _seconds(json.loads(rec["deadlines"]), step.question)
         if rec["status"] == "paused":
             pipe.hset(self.key(rid), mapping={"deadline": "", "deadline_job": "",
@@ -340,6 +353,8 @@ class Resolutions(Clock):
             if isinstance(step, Dice):
                 value = serverdice.roll(bytes.fromhex(rec["seed"]), seq, step.count, step.sides)
                 self._record_entry(pipe, rec, log, step, value, "server")
+            elif isinstance(step, Sealed):
+                self._record_entry(pipe, rec, log, step, step.default, {p: "bot" for p in step.participants})
             else:
                 self._record_entry(pipe, rec, log, step, step.default, "bot")
             return f"took step {seq}"
@@ -404,11 +419,14 @@ def _seconds(deadlines: dict, question: str) -> int | None:
 
 
 def _overall(sources: dict) -> str:
-    """One ``by`` for a sealed step: ``default`` if any part was missed, else who gave the parts."""
+    """One ``by`` for a sealed step: ``default`` if any part was missed, else who gave the parts
+    (``participant`` as soon as one participant gave its own)."""
     values = set(sources.values())
     if "default" in values:
         return "default"
-    return DIRECTOR if values == {DIRECTOR} else "participant"
+    if "participant" in values:
+        return "participant"
+    return DIRECTOR if DIRECTOR in values else "bot"
 
 
 def _paths(errors, prefix: str = "") -> list[str]:

@@ -314,3 +314,35 @@ def test_every_kind_runs_to_the_pure_engines_outcome_with_director_dice(api, kin
     assert isinstance(expected, Outcome)
     assert view["outcome"]["result"] == json.loads(json.dumps(dict(expected.result))), vector
     assert view["outcome"]["state"] == json.loads(json.dumps(dict(expected.state))), vector
+
+
+def test_a_bots_part_of_a_sealed_step_is_given_by_the_service(api):
+    """statecraft.agenda (TV-22's bot card) with a bot USA: its plan is in from the start
+    (hidden from the EU), and the EU's plan closes the step."""
+    from adjudicator.procedure import next_step
+
+    vector, state = CASES["statecraft.agenda"]
+    state = json.loads(json.dumps(state))
+    state["powers"]["USA"] |= {"is_bot": True, "action_table": [["influence", "bribe"], ["bribe", "debate", "influence"]]}
+    state["solo_agenda_row"] = [{"actions": ["spy"], "left": "blue", "right": "green"},
+                                {"actions": ["bribe"], "left": "green", "right": "red"}]
+    res = create(api, "statecraft.agenda", state, participants={"EU": {}, "USA": {"bot": True}})
+    assert '"USA"' not in json.dumps(res.view("EU")["step"].get("your_answer"))
+    step = res.view("EU")["step"]
+    assert step["type"] == "sealed" and step["answered"] == ["USA"] and step["your_answer"] is None
+    eu_plan = answer_for("statecraft.agenda", next_step(KINDS["statecraft.agenda"], state, []).decision_for("EU"))
+    done = res.answer("EU", 0, eu_plan).json()
+    entry = done["log"][0]
+    assert entry["sources"] == {"EU": "participant", "USA": "bot"} and done["status"] == "resolved"
+
+
+def test_a_private_decisions_choices_and_default_are_only_for_its_participant(api):
+    vector, state = CASES["1630.vote"]
+    caller = state["caller"]
+    others = [p for p in state["players"] if p != caller]
+    res = create(api, "1630.vote", state, participants={p: {} for p in state["players"]})
+    mine = res.view(caller)["step"]
+    assert mine["question"] == "country" and mine["choices"] and not mine["details_hidden"]
+    for who in (others[0], None):
+        seen = res.view(who)["step"]
+        assert seen["details_hidden"] and seen["choices"] is None and seen["default"] is None and seen["details"] == {}
