@@ -17,6 +17,8 @@ from marshmallow import ValidationError
 from workers.games import Games, engine
 from workers.resolutions import Resolutions
 from workers.store import Store
+from workers.tournaments import Tournaments
+from workers.webhooks import Webhooks
 
 from . import schemas
 from .docs import docs_page
@@ -24,6 +26,8 @@ from .http import MAX_BODY, load, problem, register_errors, reply
 from .games_api import bp as games_bp
 from .resolutions_api import bp as resolutions_bp
 from .scoring_api import bp as scoring_bp
+from .tournaments_api import bp as tournaments_bp
+from .webhooks_api import bp as webhooks_bp
 
 # The contract lives at the repository root; an installed copy (the Dockerfile) says where with OPENAPI_SPEC.
 SPEC_PATH = Path(os.environ.get("OPENAPI_SPEC", Path(__file__).resolve().parent.parent / "openapi.yaml"))
@@ -79,9 +83,13 @@ def create_app(redis_url: str | None = None) -> Flask:
     store = Store(url)
     app.extensions["games"] = Games(store)
     app.extensions["resolutions"] = Resolutions(store)
+    app.extensions["tournaments"] = Tournaments(app.extensions["games"])
+    app.extensions["webhooks"] = Webhooks(store)
     app.register_blueprint(api)
     app.register_blueprint(games_bp)
     app.register_blueprint(resolutions_bp)
     app.register_blueprint(scoring_bp)
+    app.register_blueprint(tournaments_bp)
+    app.register_blueprint(webhooks_bp)
     register_errors(app)
     return app

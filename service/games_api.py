@@ -96,3 +96,61 @@ def force(game_id):
     return reply(schemas.GameSchema(), games().force(game_id, token()))
 
 
+@bp.post("/v1/games/<game_id>/end")
+def end_game(game_id):
+    body = load(schemas.EndSchema())
+    return reply(schemas.GameSchema(), games().end_game(game_id, token(), body["reason"]))
+
+
+@bp.put("/v1/games/<game_id>/last-year")
+def set_last_year(game_id):
+    body = load(schemas.LastYearSchema())
+    return reply(schemas.GameSchema(), games().set_last_year(game_id, token(), body["year"]))
+
+
+@bp.post("/v1/games/<game_id>/rollback")
+def rollback(game_id):
+    body = load(schemas.RollbackSchema())
+    return reply(schemas.GameSchema(), games().rollback(game_id, token(), body["seq"], body["reason"]))
+
+
+@bp.post("/v1/games/<game_id>/fork")
+def fork(game_id):
+    body = load(schemas.ForkSchema())
+    seq = body.pop("seq", None)
+    game, director_token = games().fork(game_id, token(), seq, body)
+    return reply(schemas.CreatedGameSchema(), {"game": game, "director_token": director_token}, 201)
+
+
+@bp.get("/v1/games/<game_id>/audit")
+def audit(game_id):
+    return reply(schemas.AuditSchema(), {"game": game_id, "entries": games().audit(game_id, token())})
+
+
+# ---------------------------------------------------------------- game end
+@bp.post("/v1/games/<game_id>/proposals")
+def propose(game_id):
+    body = load(schemas.ProposeSchema())
+    return reply(schemas.ProposalSchema(), games().votes.propose(
+        game_id, token(), body["power"], body["kind"], body.get("members"), body.get("to")), 201)
+
+
+@bp.get("/v1/games/<game_id>/proposals")
+def proposals(game_id):
+    return reply(schemas.ProposalsSchema(), {"game": game_id, "proposals": games().votes.proposals(game_id, token())})
+
+
+@bp.put("/v1/games/<game_id>/proposals/<proposal_id>/votes/<power>")
+def vote(game_id, proposal_id, power):
+    body = load(schemas.VoteSchema())
+    return reply(schemas.VotedSchema(), games().votes.vote(game_id, token(), proposal_id, power.upper(), body["vote"]))
+
+
+@bp.get("/v1/games/<game_id>/result")
+def result(game_id):
+    return reply(schemas.GameResultSchema(), games().result(game_id))
+
+
+@bp.get("/v1/games/<game_id>/scores/<system>")
+def scores(game_id, system):
+    return reply(schemas.GameScoresSchema(), games().scores(game_id, system))

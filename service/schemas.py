@@ -40,6 +40,32 @@ class DeadlinesSchema(Schema):
     adjustment = fields.Integer(strict=True, validate=validate.Range(1, 30 * DAY))
 
 
+class StartPositionSchema(Schema):
+    """A set starting position (the interchange format's position fields)."""
+
+    phase = _Upper(required=True, validate=validate.Regexp(r"^[SFW]\d{4}[MRA]$",
+                                                           error="a phase such as S1901M, F1901R or W1901A"))
+    units = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), required=True)
+    centers = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), required=True)
+    dislodged = fields.Dict(keys=fields.String(), values=fields.List(fields.Dict()), load_default=dict)
+    contested = fields.List(fields.String(), load_default=list)
+    retreat_options = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
+    adjustments = fields.Dict(keys=fields.String(), values=fields.Integer(strict=True))
+
+
+class GameOptionsSchema(Schema):
+    """The settings a game is created with (also for a fork and a tournament's boards)."""
+
+    name = fields.String(validate=validate.Length(max=100))
+    rules = fields.Nested(RulesSchema)
+    deadlines = fields.Nested(DeadlinesSchema)
+    missed_orders = fields.String(validate=validate.OneOf(["hold", "wait"]))
+    last_year = fields.Integer(strict=True, validate=validate.Range(1901, 3000))
+    draw_subsets = fields.Boolean(truthy={True}, falsy={False})
+    civil_disorder_vote = fields.String(validate=validate.OneOf(["yes", "no"]))
+    start = fields.Nested(StartPositionSchema)
+
+
 class CreateGameSchema(Schema):
     name = fields.String(validate=validate.Length(max=100), load_default="")
     variant = fields.String(load_default="standard")
@@ -47,6 +73,10 @@ class CreateGameSchema(Schema):
     deadlines = fields.Nested(DeadlinesSchema, load_default=dict)
     assignment = fields.String(load_default="random", validate=validate.OneOf(["random", "chosen"]))
     missed_orders = fields.String(load_default="hold", validate=validate.OneOf(["hold", "wait"]))
+    last_year = fields.Integer(strict=True, validate=validate.Range(1901, 3000))
+    draw_subsets = fields.Boolean(load_default=False, truthy={True}, falsy={False})
+    civil_disorder_vote = fields.String(load_default="yes", validate=validate.OneOf(["yes", "no"]))
+    start = fields.Nested(StartPositionSchema)
 
     @validates("variant")
     def _known_variant(self, value, **kwargs):
@@ -83,6 +113,43 @@ class ExtendSchema(Schema):
             raise ValidationError("give either 'seconds' (later by) or 'deadline' (a new, later time)")
         if "deadline" in data and data["deadline"].timestamp() < time.time():
             raise ValidationError("the new deadline is in the past", "deadline")
+
+
+class ProposeSchema(Schema):
+    power = _Upper(required=True, validate=POWER)
+    kind = fields.String(required=True, validate=validate.OneOf(["draw", "concession"]))
+    members = fields.List(_Upper(validate=POWER), validate=validate.Length(max=7))
+    to = _Upper(validate=POWER)
+
+
+class VoteSchema(Schema):
+    vote = fields.String(required=True, validate=validate.OneOf(["yes", "no"]))
+
+
+class EndSchema(Schema):
+    reason = fields.String(load_default="", validate=validate.Length(max=500))
+
+
+class LastYearSchema(Schema):
+    year = fields.Integer(strict=True, required=True, allow_none=True, validate=validate.Range(1901, 3000))
+
+
+class RollbackSchema(Schema):
+    seq = fields.Integer(strict=True, required=True, validate=validate.Range(1))
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=500))
+
+
+class ForkSchema(GameOptionsSchema):
+    seq = fields.Integer(strict=True, validate=validate.Range(1))
+
+
+class DeclareAbsenceSchema(Schema):
+    start = fields.AwareDateTime(required=True)
+    end = fields.AwareDateTime(required=True)
+
+
+class AbsenceDecisionSchema(Schema):
+    status = fields.String(required=True, validate=validate.OneOf(["approved", "rejected"]))
 
 
 class DislodgedSchema(Schema):
@@ -162,6 +229,13 @@ class GameSchema(Schema):
     submitted = fields.List(fields.String())
     ready = fields.List(fields.String())
     winner = fields.String(allow_none=True)
+    draw_subsets = fields.Boolean()
+    civil_disorder_vote = fields.String()
+    last_year = fields.Integer(allow_none=True)
+    ended_by = fields.String(allow_none=True)
+    result = fields.Dict(allow_none=True)
+    tournament = fields.String(allow_none=True)
+    forked_from = fields.Dict(allow_none=True)
 
 
 class CreatedGameSchema(Schema):
@@ -218,6 +292,7 @@ class HistoryEntrySchema(Schema):
     orders = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
     results = fields.List(fields.Dict())
     next_phase = fields.String(allow_none=True)
+    superseded = fields.Dict(allow_none=True)
 
 
 class HistorySchema(Schema):
@@ -230,3 +305,57 @@ class AdjudicationSchema(Schema):
     results = fields.List(fields.Dict())
     next = fields.Dict(allow_none=True)
     winner = fields.String()
+
+
+class ProposalSchema(Schema):
+    id = fields.String()
+    kind = fields.String()
+    members = fields.List(fields.String(), allow_none=True)
+    to = fields.String(allow_none=True)
+    phase = fields.String()
+    status = fields.String()
+    # the director's view only
+    proposed_by = fields.String()
+    proposed_at = fields.String()
+    closed_at = fields.String(allow_none=True)
+    closed_because = fields.String(allow_none=True)
+    # the caller's own ballots (player token)
+    your_votes = fields.Dict(keys=fields.String(), values=fields.String())
+
+
+class ProposalsSchema(Schema):
+    game = fields.String()
+    proposals = fields.List(fields.Nested(ProposalSchema))
+
+
+class VotedSchema(Schema):
+    proposal = fields.String()
+    power = fields.String()
+    vote = fields.String()
+    status = fields.String()
+
+
+class AuditEntrySchema(Schema):
+    at = fields.String()
+    action = fields.String()
+    by = fields.String()
+    detail = fields.Dict()
+
+
+class AuditSchema(Schema):
+    game = fields.String()
+    entries = fields.List(fields.Nested(AuditEntrySchema))
+
+
+class GameResultSchema(Schema):
+    game = fields.String()
+    ended_by = fields.String()
+    ended_at = fields.String()
+    phase = fields.String()
+    result = fields.Dict()
+
+
+class GameScoresSchema(GameResultSchema):
+    system = fields.String()
+    scores = fields.Dict(keys=fields.String(), values=fields.Raw())
+    exact = fields.Dict(keys=fields.String(), values=fields.String())

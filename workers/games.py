@@ -19,15 +19,18 @@ without its job or an open phase without its deadline.
 """
 from __future__ import annotations
 
+import contextvars
 import json
 import secrets
 import time
 
-from . import events, keys
+from . import events, keys, results
 from .store import Clock, Conflict, Forbidden, Invalid, NotFound, Unauthorized, hash_token, iso, loads, new_id, new_token
 
 DEFAULT_DEADLINES = {"first_movement": 35 * 60, "movement": 20 * 60, "retreat": 5 * 60, "adjustment": 5 * 60}
 PHASE_KINDS = {"M": "movement", "R": "retreat", "A": "adjustment"}
+POSITION_FIELDS = ("phase", "units", "centers", "dislodged", "contested", "retreat_options", "adjustments")
+_action: contextvars.ContextVar = contextvars.ContextVar("director_action", default=None)
 
 
 def engine():
@@ -44,6 +47,8 @@ class Games(Clock):
     def __init__(self, store):
         super().__init__(store)
         self.r = store.r
+        from .votes import Votes
+        self.votes = Votes(self)
 
     def key(self, gid: str) -> str:
         return keys.game(gid)
@@ -99,25 +104,38 @@ class Games(Clock):
             self.store.enqueue_advance(pipe, self.table, gid, seq)
 
     # ----------------------------------------------------------------- games
-    def create_game(self, spec: dict) -> tuple[dict, str]:
+    def create_game(self, spec: dict, director: str | None = None, extra: dict | None = None) -> tuple[dict, str]:
+        """A new game; ``spec["start"]`` sets its starting position (a set position, or a fork).
+        ``director`` is the hash of an existing director token (a tournament's), else a new
+        token is made and returned once."""
         info = engine().variant_info(spec["variant"])
         rules = dict(spec.get("rules", {}))
         if spec["variant"] == "two_player_1914" and "italy_joins" not in rules:
             rules["italy_joins"] = secrets.choice([1, 2])  # the coin toss (rules 13.6), drawn once
+        start = engine().initial_position(spec["variant"])
+        if spec.get("start"):
+            start = {"phase": spec["start"]["phase"], "units": {}, "centers": {}, "dislodged": {}, "contested": [],
+                     **{k: v for k, v in spec["start"].items() if k in POSITION_FIELDS}}
         try:
-            engine().powers_to_order({**engine().initial_position(spec["variant"]), "rules": rules})
+            engine().powers_to_order({**start, "variant": spec["variant"], "rules": rules})
         except engine().RequestError as e:
-            raise Invalid(f"body.{e.field}: {e}" if getattr(e, "field", None) else f"body.rules: {e}")
+            field = getattr(e, "field", None)
+            where = "body.start" if spec.get("start") and field != "rules" else "body"
+            raise Invalid(f"{where}.{field or 'rules'}: {e}")
+        if spec.get("last_year") is not None and spec["last_year"] < results.count_year(start["phase"]) + 1:
+            raise Invalid(f"body.last_year: {spec['last_year']} is before the game's first year "
+                          f"{results.count_year(start['phase']) + 1}")
         gid = new_id()
-        token = new_token()
+        token = None if director else new_token()
         settings = {"deadlines": DEFAULT_DEADLINES | spec.get("deadlines", {}),
                     "assignment": spec["assignment"], "missed_orders": spec["missed_orders"],
-                    "seats": len(info["players"])}
+                    "seats": len(info["players"]), "draw_subsets": spec.get("draw_subsets", False),
+                    "civil_disorder_vote": spec.get("civil_disorder_vote", "yes")}
         self.r.hset(keys.game(gid), mapping={
             "id": gid, "name": spec.get("name", ""), "variant": spec["variant"],
-            "rules": json.dumps(rules), "settings": json.dumps(settings),
-            "director": hash_token(token), "status": "forming", "seq": 0, "phase": "",
-            "created_at": time.time()})
+            "rules": json.dumps(rules), "settings": json.dumps(settings), "start": json.dumps(start),
+            "last_year": spec.get("last_year") or "", "director": director or hash_token(token),
+            "status": "forming", "seq": 0, "phase": "", "created_at": time.time(), **(extra or {})})
         return self.public_state(gid), token
 
     def join(self, gid: str, name: str, power: str | None) -> tuple[dict, str]:
@@ -171,7 +189,7 @@ class Games(Clock):
                 player["powers"] = list(group)
                 pipe.hset(keys.players(gid), player["id"], json.dumps(player))
         seated = [p for player in players for p in player["powers"]]
-        position = engine().initial_position(g["variant"])
+        position = json.loads(g["start"]) if g.get("start") else engine().initial_position(g["variant"])
         pipe.hset(keys.game(gid), "started_at", time.time())
         self._open_phase(pipe, g, 1, position, seated)
 
@@ -186,6 +204,8 @@ class Games(Clock):
                 raise Conflict(f"game '{gid}' has no players yet")
             pipe.multi()
             self._start(pipe, g, players)
+            pipe.rpush(keys.audit(self.table, gid), json.dumps(
+                {"at": iso(time.time()), "action": "start", "by": "director", "detail": {"players": len(players)}}))
 
         self.store.transact([keys.game(gid), keys.players(gid)], body)
         return self.public_state(gid)
@@ -215,6 +235,11 @@ class Games(Clock):
             "players": [{"id": p["id"], "name": p["name"], "powers": p["powers"]} for p in self._players(gid)],
             "phase": g["phase"] or None, "seq": seq, "deadline": None, "remaining_seconds": None,
             "position": None, "to_order": [], "submitted": [], "ready": [], "winner": g.get("winner") or None,
+            "draw_subsets": settings.get("draw_subsets", False),
+            "civil_disorder_vote": settings.get("civil_disorder_vote", "yes"),
+            "last_year": int(g["last_year"]) if g.get("last_year") else None,
+            "ended_by": g.get("ended_by") or None, "result": loads(g.get("result")),
+            "tournament": g.get("tournament") or None, "forked_from": loads(g.get("forked_from")),
         }
         if seq:
             position = json.loads(g["position"])
@@ -343,15 +368,16 @@ class Games(Clock):
         return self.public_state(gid)
 
     def extend(self, gid: str, token: str | None, seconds: int | None = None, until: float | None = None) -> dict:
-        super().extend(gid, token, seconds, until)
+        self._audited("extend", {"seconds": seconds, "deadline": iso(until)},
+                      lambda: super(Games, self).extend(gid, token, seconds, until))
         return self.public_state(gid)
 
     def pause(self, gid: str, token: str | None) -> dict:
-        super().pause(gid, token)
+        self._audited("pause", {}, lambda: super(Games, self).pause(gid, token))
         return self.public_state(gid)
 
     def resume(self, gid: str, token: str | None) -> dict:
-        super().resume(gid, token)
+        self._audited("resume", {}, lambda: super(Games, self).resume(gid, token))
         return self.public_state(gid)
 
     def force(self, gid: str, token: str | None) -> dict:
@@ -361,7 +387,7 @@ class Games(Clock):
             pipe.multi()
             self._close(pipe, g, "director")
 
-        return self._director_change(gid, token, change)
+        return self._audited("adjudicate", {}, lambda: self._director_change(gid, token, change))
 
     # ----------------------------------------------------------------- workers
     def on_deadline(self, gid: str, seq: int, deadline: int, stall: float = 0.0) -> str:
@@ -417,26 +443,212 @@ class Games(Clock):
                 return "noop: another job committed this phase"
             record = {"seq": seq, "phase": position["phase"], "closed_by": now.get("closed_by", ""),
                       "adjudicated_at": iso(time.time()), "attempts": int(now.get("attempts") or 1),
-                      "position": {k: v for k, v in request.items() if k not in ("orders", "rules")},
+                      "position": {k: v for k, v in request.items() if k not in ("orders", "rules")}
+                      | {k: position[k] for k in ("retreat_options", "adjustments") if position.get(k)},
                       "orders": orders, "results": response["results"],
                       "next_phase": (response.get("next") or {}).get("phase")}
+            nxt = response.get("next")
+            winner = response.get("winner")
+            last_year = int(now["last_year"]) if now.get("last_year") else None
+            ending = None
+            if winner or not nxt:
+                ending = ("solo" if winner else "timeout", "solo" if winner else "last_year")
+            elif last_year is not None and int(nxt["phase"][1:5]) > last_year:
+                ending = ("timeout", "last_year")  # after the last year's winter adjustments
+            if ending:
+                result = self._result(pipe, now, [record["position"], nxt or record["position"]], ending[0])
+            lapsing = self.votes.open_proposals(pipe, gid)
             pipe.multi()
             pipe.rpush(keys.history(gid), json.dumps(record))
             pipe.delete(keys.orders(gid, seq), keys.ready(gid, seq))
-            nxt = response.get("next")
+            self.votes.lapse(pipe, gid, lapsing, f"{position['phase']} was adjudicated")
             events.emit(self.store, pipe, self.table, gid, "phase_adjudicated", str(seq),
                         {"seq": seq, "phase": position["phase"], "results": response["results"],
                          "next_phase": record["next_phase"]})
-            if response.get("winner") or not nxt:
-                fields = {"status": "finished", "winner": response.get("winner") or "", "seq": seq + 1,
-                          "deadline": "", "deadline_job": "", "to_order": "[]"}
-                if nxt:
-                    fields |= {"phase": nxt["phase"], "position": json.dumps(nxt)}
-                pipe.hset(keys.game(gid), mapping=fields)
-                events.emit(self.store, pipe, self.table, gid, "game_ended", "end",
-                            {"winner": response.get("winner"), "phase": position["phase"]})
+            if ending:
+                self._finish(pipe, now, result, ending[1], nxt, winner=winner)
             else:
                 self._open_phase(pipe, now, seq + 1, nxt, seated)
             return f"committed {position['phase']}"
 
         return self.store.transact([keys.game(gid)], body)
+
+    # ----------------------------------------------------------------- game end
+    def _live_positions(self, pipe, gid: str) -> list[dict]:
+        """The position at the start of every adjudicated phase of the live branch, oldest first."""
+        return [h["position"] for h in map(json.loads, pipe.lrange(keys.history(gid), 0, -1))
+                if not h.get("superseded")]
+
+    def _result(self, pipe, g: dict, later: list[dict], end: str, members=(), conceded_to=None) -> dict:
+        """Read (before MULTI) what the §2.1 result of ``g`` ending now needs; ``later`` are the
+        positions after the live history (the last one is the final position)."""
+        info = engine().variant_info(g["variant"])
+        return results.build(info["powers"], self._live_positions(pipe, g["id"]) + later, end, members, conceded_to,
+                             first_year=int(info["start_phase"][1:5]))
+
+    def _finish(self, pipe, g: dict, result: dict, ended_by: str, position: dict | None = None,
+                winner: str | None = None) -> None:
+        """Queue (after MULTI) the writes that end game ``g`` with ``result``."""
+        gid, seq = g["id"], int(g["seq"])
+        self.store.cancel_deadline(pipe, g)
+        pipe.delete(keys.orders(gid, seq), keys.ready(gid, seq))  # never adjudicated: never shown
+        fields = {"status": "finished", "winner": winner or "", "seq": seq + 1, "deadline": "",
+                  "deadline_job": "", "to_order": "[]", "waiting": "", "remaining": "", "ended_by": ended_by,
+                  "ended_at": time.time(), "result": json.dumps(result)}
+        if position:
+            fields |= {"phase": position["phase"], "position": json.dumps(position)}
+        pipe.hset(keys.game(gid), mapping=fields)
+        events.emit(self.store, pipe, self.table, gid, "game_ended", f"end-{seq}",
+                    {"end": result["end"], "ended_by": ended_by, "winner": winner,
+                     "phase": position["phase"] if position else g["phase"], "result": result})
+
+    def result(self, gid: str) -> dict:
+        g = self.r.hgetall(keys.game(gid))
+        if not g:
+            raise NotFound(f"there is no game '{gid}'")
+        if g["status"] != "finished":
+            raise Conflict(f"game '{gid}' is {g['status']}; it has a result once it is finished")
+        return {"game": gid, "ended_by": g["ended_by"], "ended_at": iso(g["ended_at"]), "phase": g["phase"],
+                "result": json.loads(g["result"])}
+
+    def scores(self, gid: str, system: str) -> dict:
+        from adjudicator import scoring
+        if system not in scoring.SYSTEMS:
+            raise NotFound(f"path system: unknown scoring system '{system}'; the systems are "
+                           f"{', '.join(scoring.SYSTEMS)}")
+        found = self.result(gid)
+        try:
+            scores = results.score(system, found["result"])
+        except scoring.ResultError as e:
+            raise Invalid(f"game '{gid}' cannot be scored under {system}: result.{e.field}: {e.message}")
+        return {**found, "system": system, "scores": scoring.as_numbers(scores), "exact": scoring.as_exact(scores)}
+
+    def end_game(self, gid: str, token: str | None, reason: str) -> dict:
+        """The director ends the game by hand (time called): a timeout with the centres as they stand."""
+        def change(pipe, g):
+            if g["status"] not in ("open", "paused"):
+                raise Conflict(f"game '{gid}' is {g['status']}; only a game with an open phase can be ended"
+                               + (" (the phase is being adjudicated: try again in a moment)"
+                                  if g["status"] == "adjudicating" else ""))
+            result = self._result(pipe, g, [json.loads(g["position"])], "timeout")
+            lapsing = self.votes.open_proposals(pipe, gid)
+            pipe.multi()
+            self.votes.lapse(pipe, gid, lapsing, "the director ended the game")
+            self._finish(pipe, g, result, "director")
+
+        return self._audited("end", {"reason": reason}, lambda: self._director_change(gid, token, change))
+
+    def set_last_year(self, gid: str, token: str | None, year: int | None) -> dict:
+        """The game ends after ``year``'s winter adjustments (None: no last year)."""
+        def change(pipe, g):
+            if g["status"] == "finished":
+                raise Conflict(f"game '{gid}' is over")
+            position = json.loads(g["position"]) if g.get("position") else json.loads(g["start"])
+            current = int(position["phase"][1:5])
+            if year is not None and year < current:
+                raise Invalid(f"body.year: {year} is before the current phase {position['phase']}; "
+                              "end the game by hand instead (POST .../end)")
+            pipe.multi()
+            pipe.hset(keys.game(gid), "last_year", year or "")
+
+        return self._audited("last_year", {"year": year}, lambda: self._director_change(gid, token, change))
+
+    # ----------------------------------------------------------------- rollback and fork
+    def rollback(self, gid: str, token: str | None, seq: int, reason: str) -> dict:
+        """Reopen the start of adjudicated phase ``seq`` with a fresh deadline and no orders; the
+        phases after it stay in the history, marked superseded (who, when, why)."""
+        def change(pipe, g):
+            if g["status"] in ("forming", "adjudicating"):
+                raise Conflict(f"game '{gid}' is {g['status']}; " + (
+                    "it has no phase to go back to" if g["status"] == "forming"
+                    else "a phase is being adjudicated: try again in a moment"))
+            history = [json.loads(h) for h in pipe.lrange(keys.history(gid), 0, -1)]
+            live = [(i, h) for i, h in enumerate(history) if not h.get("superseded")]
+            target = next((h for _i, h in live if h["seq"] == seq), None)
+            if target is None:
+                raise Invalid(f"body.seq: {seq} is not an adjudicated phase of the live history of game '{gid}'; "
+                              f"one of {[h['seq'] for _i, h in live]}")
+            players = [json.loads(p) for p in pipe.hvals(keys.players(gid))]
+            lapsing = self.votes.open_proposals(pipe, gid)
+            mark = {"by": "director", "at": iso(time.time()), "reason": reason, "restored_seq": int(g["seq"]) + 1}
+            pipe.multi()
+            for i, h in live:
+                if h["seq"] >= seq:
+                    pipe.lset(keys.history(gid), i, json.dumps({**h, "superseded": mark}))
+            self.votes.lapse(pipe, gid, lapsing, "the director rolled the game back")
+            self.store.cancel_deadline(pipe, g)
+            pipe.delete(keys.orders(gid, int(g["seq"])), keys.ready(gid, int(g["seq"])))
+            pipe.hset(keys.game(gid), mapping={"winner": "", "ended_by": "", "ended_at": "", "result": "",
+                                                 "branch": int(g.get("branch") or 0) + 1})
+            seated = [p for player in players for p in player["powers"]]
+            position = {k: target["position"][k] for k in POSITION_FIELDS if k in target["position"]}
+            self._open_phase(pipe, g, int(g["seq"]) + 1, position, seated)
+            return [h["seq"] for _i, h in live if h["seq"] >= seq]
+
+        superseded = []
+        detail = {"seq": seq, "reason": reason, "superseded": superseded}
+
+        def run():
+            def recorded(pipe, g):
+                superseded[:] = change(pipe, g)
+            return self._director_change(gid, token, recorded)
+
+        return self._audited("rollback", detail, run)
+
+    def fork(self, gid: str, token: str | None, seq: int | None, spec: dict) -> tuple[dict, str]:
+        """A new game (a sandbox) starting at the start of phase ``seq`` of this game (None: its current phase)."""
+        g = self.r.hgetall(keys.game(gid))
+        if not g:
+            raise NotFound(f"there is no game '{gid}'")
+        if seq is None:
+            if not int(g["seq"]):
+                raise Conflict(f"game '{gid}' has not started; name an adjudicated phase or wait for the start")
+            position, seq, phase = json.loads(g["position"]), int(g["seq"]), g["phase"]
+        else:
+            found = next((h for h in self.history(gid) if h["seq"] == seq), None)
+            if found is None:
+                raise Invalid(f"body.seq: game '{gid}' has no adjudicated phase {seq}",
+                              errors={"seq": ["not an adjudicated phase of this game"]})
+            position, phase = found["position"], found["phase"]
+        settings = json.loads(g["settings"])
+        origin = {"game": gid, "seq": seq, "phase": phase}
+        spec = {"variant": g["variant"], "rules": json.loads(g["rules"]), "deadlines": settings["deadlines"],
+                "assignment": "chosen", "missed_orders": settings["missed_orders"],
+                "draw_subsets": settings.get("draw_subsets", False),
+                "civil_disorder_vote": settings.get("civil_disorder_vote", "yes"),
+                "name": f"fork of {g.get('name') or gid} at {phase}", **spec,
+                "start": {k: position[k] for k in POSITION_FIELDS if k in position}}
+        created, new_token_ = self.create_game(spec, extra={"forked_from": json.dumps(origin)})
+        if self.store.is_director(g, token):
+            self.r.rpush(keys.audit(self.table, gid), json.dumps(
+                {"at": iso(time.time()), "action": "fork", "by": "director", "detail": {**origin, "into": created["id"]}}))
+        return created, new_token_
+
+    # ----------------------------------------------------------------- audit
+    def _audited(self, action: str, detail: dict, run):
+        """Run a director action so that its transaction also appends it to the audit log."""
+        reset = _action.set((action, detail))
+        try:
+            return run()
+        finally:
+            _action.reset(reset)
+
+    def director_change(self, gid: str, token: str | None, change) -> None:
+        def audited(pipe, g):
+            out = change(pipe, g)
+            action = _action.get()
+            if action:
+                if not pipe.explicit_transaction:
+                    pipe.multi()
+                pipe.rpush(keys.audit(self.table, gid), json.dumps(
+                    {"at": iso(time.time()), "action": action[0], "by": "director", "detail": action[1]}))
+            return out
+
+        super().director_change(gid, token, audited)
+
+    def audit(self, gid: str, token: str | None) -> list[dict]:
+        g = self.r.hgetall(keys.game(gid))
+        if not g:
+            raise NotFound(f"there is no game '{gid}'")
+        self.check_director(g, token)
+        return [json.loads(a) for a in self.r.lrange(keys.audit(self.table, gid), 0, -1)]

@@ -52,3 +52,55 @@ def new_game(api, deadlines: dict | None = None, **settings) -> Game:
         assert joined.status_code == 201, joined.text
         tokens[power] = joined.json()["token"]
     return Game(api, gid, created["director_token"], tokens)
+
+
+# A Fall 1905 position in which FRANCE owns 17 centres and A PIE - VEN takes the 18th (a solo);
+# ENGLAND and GERMANY own nothing (eliminated in 1904 as far as this game knows).
+SOLO_START = {
+    "phase": "F1905M",
+    "units": {"FRANCE": ["A PIE", "A PAR", "F BRE", "A MUN", "F NWY"], "AUSTRIA": ["A VIE", "A BUD"],
+              "ITALY": ["A ROM", "F NAP"], "RUSSIA": ["A MOS", "A WAR"], "TURKEY": ["A CON", "F ANK"],
+              "ENGLAND": [], "GERMANY": []},
+    "centers": {"FRANCE": ["BRE", "PAR", "MAR", "SPA", "POR", "BEL", "HOL", "LVP", "LON", "EDI", "MUN", "KIE",
+                           "BER", "DEN", "NWY", "SWE", "TUN"],
+                "AUSTRIA": ["VIE", "BUD", "TRI", "SER"], "ITALY": ["ROM", "NAP", "VEN"],
+                "RUSSIA": ["MOS", "WAR", "SEV", "STP", "RUM"], "TURKEY": ["ANK", "CON", "SMY", "BUL", "GRE"],
+                "ENGLAND": [], "GERMANY": []},
+}
+
+
+def created_game(api, created: dict, powers=POWERS) -> Game:
+    """Seat one player on each of ``powers`` in a created (forming, chosen-powers) game."""
+    gid = created["game"]["id"]
+    tokens = {}
+    for power in powers:
+        joined = api.post(f"/v1/games/{gid}/players", json={"name": power.title(), "power": power})
+        assert joined.status_code == 201, joined.text
+        tokens[power] = joined.json()["token"]
+    return Game(api, gid, created["director_token"], tokens)
+
+
+def finished(game: Game, timeout: float = 20) -> dict:
+    return wait_for(lambda: (s := game.state())["status"] == "finished" and s, timeout, f"game {game.id} to end")
+
+
+def force_until(game: Game, phase: str, timeout: float = 20) -> dict:
+    """Adjudicate phase after phase by the director until ``phase`` is open (or the game ends)."""
+    def step():
+        s = game.state()
+        if s["phase"] == phase and s["status"] == "open" or s["status"] == "finished":
+            return s
+        if s["status"] == "open":
+            game.director_action("adjudicate")
+        return None
+    return wait_for(step, timeout, f"game {game.id} to reach {phase}", interval=0.1)
+
+
+def propose(game: Game, power: str, kind: str, **terms):
+    return game.api.post(f"{game.path}/proposals", json={"power": power, "kind": kind, **terms},
+                         token=game.tokens[power])
+
+
+def vote(game: Game, proposal: str, power: str, ballot: str, token: str | None = None):
+    return game.api.put(f"{game.path}/proposals/{proposal}/votes/{power}", json={"vote": ballot},
+                        token=game.tokens[power] if token is None else token)

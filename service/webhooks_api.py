@@ -1,0 +1,95 @@
+"""Webhook routes of games and tournaments: register (the secret shown once), list, remove, delivery log."""
+from __future__ import annotations
+
+import json
+import time
+
+from flask import Blueprint, current_app
+from marshmallow import Schema, fields, validate
+
+from workers import keys
+from workers.store import iso
+from workers.webhooks import EVENTS, Webhooks
+
+from .http import load, reply, token
+
+bp = Blueprint("webhooks", __name__)
+
+
+class AddWebhookSchema(Schema):
+    url = fields.Url(required=True, schemes={"http", "https"}, require_tld=False)
+    events = fields.List(fields.String(validate=validate.OneOf(EVENTS)), load_default=lambda: list(EVENTS),
+                         validate=validate.Length(min=1))
+
+
+class WebhookSchema(Schema):
+    id = fields.String()
+    url = fields.String()
+    events = fields.List(fields.String())
+    created_at = fields.String()
+    secret = fields.String()
+
+
+class WebhooksSchema(Schema):
+    webhooks = fields.List(fields.Nested(WebhookSchema))
+
+
+class DeliveriesSchema(WebhookSchema):
+    deliveries = fields.List(fields.Dict())
+
+
+def _owner(kind: str, oid: str) -> tuple[str, object]:
+    """Check the director token of a game or tournament; the owner name and an audit writer."""
+    table, record_key = ("game", keys.game(oid)) if kind == "games" else ("tournament", keys.tournament(oid))
+    store = current_app.extensions["games"].store
+    record = store.r.hgetall(record_key)
+    if not record:
+        from workers.store import NotFound
+        raise NotFound(f"there is no {table} '{oid}'")
+    store.check_director(record, token(), f"{table} '{oid}'")
+
+    def audit(pipe, action, detail):
+        pipe.rpush(keys.audit(table, oid), json.dumps(
+            {"at": iso(time.time()), "action": action, "by": "director", "detail": detail}))
+
+    return f"{table}:{oid}", audit
+
+
+def hooks() -> Webhooks:
+    return current_app.extensions["webhooks"]
+
+
+def add(kind, oid):
+    body = load(AddWebhookSchema())
+    owner, audit = _owner(kind, oid)
+    return reply(WebhookSchema(), hooks().add(owner, body["url"], body["events"], audit), 201)
+
+
+def list_hooks(kind, oid):
+    owner, _audit = _owner(kind, oid)
+    return reply(WebhooksSchema(), {"webhooks": hooks().list(owner)})
+
+
+def remove(kind, oid, hook_id):
+    owner, audit = _owner(kind, oid)
+    hooks().remove(owner, hook_id, audit)
+    return "", 204
+
+
+def deliveries(kind, oid, hook_id):
+    owner, _audit = _owner(kind, oid)
+    return reply(DeliveriesSchema(), hooks().deliveries(owner, hook_id))
+
+
+def _routes(kind: str, param: str) -> None:
+    """The same four routes under /v1/games/{game_id} and /v1/tournaments/{tournament_id}."""
+    base = f"/v1/{kind}/<{param}>/webhooks"
+    for rule, view, method in [("", add, "POST"), ("", list_hooks, "GET"), ("/<hook_id>", remove, "DELETE"),
+                               ("/<hook_id>/deliveries", deliveries, "GET")]:
+        def bound(view=view, **args):
+            return view(kind, args.pop(param), **args)
+        bp.add_url_rule(base + rule, f"{kind}_{view.__name__}", bound, methods=[method])
+
+
+_routes("games", "game_id")
+_routes("tournaments", "tournament_id")

@@ -1,0 +1,67 @@
+"""A finished game's result in the format of the scoring spec (tournament-scoring.md §2.1), and its scores.
+
+The result is built once, in the transaction that ends the game, from the
+game's live history (superseded branches left out) and its final position:
+
+    {"centers": {power: count}, "end": "solo" | "draw" | "concession" | "timeout",
+     "draw_members": [...], "eliminated_year": {power: year}, "year": year}
+
+plus ``conceded_to`` for a concession, which the spec (§2.5) records as its
+own end and scores exactly as a solo by that power with the centres as they
+stand.  Solo, draw and timeout results are accepted as they are by
+``POST /v1/scoring/{system}``.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from adjudicator import scoring
+from adjudicator.scoring.common import Game
+from adjudicator.scoring.systems import SCORERS
+
+
+def count_year(phase: str) -> int:
+    """The year of the Fall turn whose ownership a position of ``phase`` shows
+    (centres change hands only at the end of a Fall turn and its retreats)."""
+    year = int(phase[1:5])
+    return year if phase[0] == "W" else year - 1
+
+
+def build(powers: list[str], positions: list[dict], end: str, members=(), conceded_to: str | None = None,
+          first_year: int = 1901) -> dict:
+    """The §2.1 result of a game whose positions (oldest first, the final one last) were ``positions``."""
+    final = positions[-1]
+    centers = {p: len(final["centers"].get(p, [])) for p in powers}
+    eliminated = {}
+    for p in powers:
+        if centers[p] == 0:
+            first_empty = next(pos for pos in positions if not pos["centers"].get(p))
+            eliminated[p] = max(first_year, count_year(first_empty["phase"]))
+    result = {"centers": centers, "end": end, "draw_members": sorted(members) if end == "draw" else [],
+              "eliminated_year": eliminated, "year": max(first_year, count_year(final["phase"]))}
+    if end == "concession":
+        result["conceded_to"] = conceded_to
+    return result
+
+
+def score(system: str, result: dict) -> dict[str, Fraction]:
+    """Scores of a game result under ``system``; raises ``scoring.ResultError`` / ``UnknownSystemError``."""
+    if result.get("end") != "concession":
+        return scoring.score(system, result)
+    # §2.5: a concession scores exactly as a solo by the power conceded to, with the
+    # centres as they stand (validated as rule 5 without the 18-centre requirement).
+    if system not in SCORERS:
+        raise scoring.UnknownSystemError(system)
+    winner = result["conceded_to"]
+    as_draw = {**{k: v for k, v in result.items() if k != "conceded_to"}, "end": "timeout", "draw_members": []}
+    if max(result["centers"].values()) < 18 and sum(1 for c in result["centers"].values() if c) >= 2:
+        scoring.load_result(as_draw)  # every other rule of §2.2
+    game = Game.from_result({**as_draw, "end": "solo"})
+    game.__dict__["winner"] = winner  # the winner is named, not found by its 18 centres
+    if system == "ppsc":
+        # PPSC's solo formula reads the winner's count capped at 18 (§2.5): below 18
+        # that is the count itself, so every survivor shares pro rata to its centres.
+        owned = sum(result["centers"].values())
+        return {p: Fraction(100 * result["centers"][p], owned) for p in scoring.POWERS}
+    scores = SCORERS[system](game)
+    return {p: Fraction(scores[p]) for p in scoring.POWERS}

@@ -1,0 +1,268 @@
+"""Tournaments: a director's rounds of boards (service games), seating, and standings.
+
+A tournament has a scoring system (one of ``adjudicator.scoring.SYSTEMS``),
+an aggregation of round scores (``sum`` of every round, or the ``best`` N)
+and a number of rounds.  Its boards are standard games created in a round
+with the tournament's director token as their director; the director seats
+the players or has them drawn so that no two meet twice where possible
+(fewest repeated pairs, by local search from random starts).  Standings are
+computed on reading from the finished boards' results, exactly (fractions).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import secrets
+import time
+from fractions import Fraction
+from itertools import combinations
+
+from adjudicator import scoring
+
+from . import keys, results
+from .store import Conflict, Invalid, NotFound, hash_token, iso, new_id, new_token
+
+POWERS = scoring.POWERS
+TIE_BREAK = ("players are ranked by total score; equal totals are separated by the best single game score, "
+             "then by the total of supply centres held at the end of the counted games; players still equal "
+             "share the rank")
+
+
+def repeats(boards: list[list[str]], met: set[frozenset]) -> int:
+    """How many pairs of players seated together in ``boards`` have met before."""
+    return sum(frozenset(pair) in met for board in boards for pair in combinations(board, 2))
+
+
+def draw(players: list[str], met: set[frozenset], starts: int = 20) -> list[list[str]]:
+    """Boards of seven with the fewest pairs that have met before (``met``)."""
+    rng = secrets.SystemRandom()
+    best, best_cost = None, None
+    for _ in range(starts):
+        order = players[:]
+        rng.shuffle(order)
+        boards = [order[i:i + 7] for i in range(0, len(order), 7)]
+
+        def cost_in(p, board, without=None):
+            return sum(frozenset((p, q)) in met for q in board if q != p and q != without)
+
+        improved = True
+        while improved:
+            improved = False
+            for a_i, b_i in combinations(range(len(boards)), 2):
+                a_board, b_board = boards[a_i], boards[b_i]
+                for x in range(7):
+                    for y in range(7):
+                        a, b = a_board[x], b_board[y]
+                        before = cost_in(a, a_board) + cost_in(b, b_board)
+                        after = cost_in(a, b_board, without=b) + cost_in(b, a_board, without=a)
+                        if after < before:
+                            a_board[x], b_board[y] = b, a
+                            improved = True
+        cost = repeats(boards, met)
+        if best_cost is None or cost < best_cost:
+            best, best_cost = [list(b) for b in boards], cost
+        if cost == 0:
+            break
+    return best
+
+
+class Tournaments:
+    table = "tournament"
+
+    def __init__(self, games):
+        self.games = games
+        self.store = games.store
+        self.r = games.r
+
+    def what(self, tid: str) -> str:
+        return f"tournament '{tid}'"
+
+    def _record(self, tid: str) -> dict:
+        t = self.r.hgetall(keys.tournament(tid))
+        if not t:
+            raise NotFound(f"there is no tournament '{tid}'")
+        return t
+
+    def director_record(self, tid: str, token: str | None) -> dict:
+        t = self._record(tid)
+        self.store.check_director(t, token, self.what(tid))
+        return t
+
+    def audit_writes(self, pipe, tid: str, action: str, detail: dict) -> None:
+        pipe.rpush(keys.audit(self.table, tid), json.dumps(
+            {"at": iso(time.time()), "action": action, "by": "director", "detail": detail}))
+
+    # ------------------------------------------------------------ creating
+    def create(self, spec: dict) -> tuple[dict, str]:
+        if spec["system"] not in scoring.SYSTEMS:
+            raise Invalid(f"body.system: unknown scoring system '{spec['system']}'; one of {', '.join(scoring.SYSTEMS)}",
+                          errors={"system": [f"one of {list(scoring.SYSTEMS)}"]})
+        aggregate = spec["aggregate"]
+        if aggregate["method"] == "best" and not 1 <= aggregate.get("n", 0) <= spec["rounds"]:
+            raise Invalid(f"body.aggregate.n: best N needs 1 <= N <= rounds ({spec['rounds']})")
+        tid, token = new_id(), new_token()
+        with self.r.pipeline(transaction=True) as pipe:
+            pipe.hset(keys.tournament(tid), mapping={
+                "id": tid, "name": spec.get("name", ""), "system": spec["system"],
+                "aggregate": json.dumps({"method": aggregate["method"], "n": aggregate.get("n")}),
+                "rounds": spec["rounds"], "director": hash_token(token), "created_at": time.time()})
+            for i, name in enumerate(spec.get("players", []), 1):
+                pipe.hset(keys.tournament_players(tid), f"t{i}", json.dumps({"id": f"t{i}", "name": name}))
+            pipe.execute()
+        return self.view(tid), token
+
+    def add_player(self, tid: str, token: str | None, name: str) -> dict:
+        def body(pipe):
+            t = self.store.record(pipe, keys.tournament(tid), self.what(tid))
+            self.store.check_director(t, token, self.what(tid))
+            pid = f"t{pipe.hlen(keys.tournament_players(tid)) + 1}"
+            player = {"id": pid, "name": name}
+            pipe.multi()
+            pipe.hset(keys.tournament_players(tid), pid, json.dumps(player))
+            self.audit_writes(pipe, tid, "player_added", player)
+            return player
+
+        return self.store.transact([keys.tournament(tid), keys.tournament_players(tid)], body)
+
+    # ------------------------------------------------------------ reading
+    def _players(self, tid: str) -> dict[str, dict]:
+        return {pid: json.loads(p) for pid, p in self.r.hgetall(keys.tournament_players(tid)).items()}
+
+    def _boards(self, tid: str) -> list[dict]:
+        found = [json.loads(b) for b in self.r.hvals(keys.tournament_boards(tid))]
+        return sorted(found, key=lambda b: (b["round"], b["board"]))
+
+    def view(self, tid: str) -> dict:
+        t = self._record(tid)
+        players = sorted(self._players(tid).values(), key=lambda p: int(p["id"][1:]))
+        return {"id": tid, "name": t["name"], "system": t["system"], "aggregate": json.loads(t["aggregate"]),
+                "rounds": int(t["rounds"]), "tie_break": TIE_BREAK, "created_at": iso(t["created_at"]),
+                "players": players,
+                "boards": [{"round": b["round"], "board": b["board"], "game": b["game"], "seats": b["seats"],
+                            "status": self.r.hget(keys.game(b["game"]), "status")} for b in self._boards(tid)]}
+
+    def audit(self, tid: str, token: str | None) -> list[dict]:
+        self.director_record(tid, token)
+        return [json.loads(a) for a in self.r.lrange(keys.audit(self.table, tid), 0, -1)]
+
+    # ------------------------------------------------------------ boards
+    def create_boards(self, tid: str, token: str | None, round_: int, seating, options: dict) -> list[dict]:
+        """Create round ``round_``'s boards: ``seating`` is "draw" (every player, or ``options`` aside)
+        or a list of boards, each {power: player id}.  Returns each board with its seats' player
+        tokens (shown once, for the director to hand out)."""
+        t = self.director_record(tid, token)
+        if not 1 <= round_ <= int(t["rounds"]):
+            raise NotFound(f"path round: tournament '{tid}' has rounds 1 to {t['rounds']}")
+        players = self._players(tid)
+        if seating == "draw":
+            if not players or len(players) % 7:
+                raise Conflict(f"a draw seats every player at boards of seven; tournament '{tid}' has "
+                               f"{len(players)} players (add players or seat the boards by hand)")
+            met = {frozenset(pair) for b in self._boards(tid) for pair in combinations(b["seats"].values(), 2)}
+            rng = secrets.SystemRandom()
+            boards = []
+            for table in draw(sorted(players), met):
+                powers = list(POWERS)
+                rng.shuffle(powers)
+                boards.append(dict(zip(powers, table)))
+        else:
+            boards = seating
+            seen: set[str] = set()
+            for i, board in enumerate(boards):
+                if sorted(board) != sorted(POWERS):
+                    raise Invalid(f"body.seating[{i}]: a board seats each of {', '.join(POWERS)} once")
+                for power, pid in board.items():
+                    if pid not in players:
+                        raise Invalid(f"body.seating[{i}].{power}: '{pid}' is not a player of tournament '{tid}'")
+                    if pid in seen:
+                        raise Invalid(f"body.seating[{i}].{power}: '{pid}' is seated twice in this round")
+                    seen.add(pid)
+
+        # one creation per round: the claim is atomic, and given back if no board was made
+        if not self.r.hsetnx(keys.tournament(tid), f"round_{round_}_claimed", 1):
+            raise Conflict(f"round {round_} of tournament '{tid}' already has its boards")
+        made = []
+        try:
+            for number, board in enumerate(boards, 1):
+                spec = {"variant": "standard", "rules": {}, "deadlines": {}, "assignment": "chosen",
+                        "missed_orders": "hold", **options,
+                        "name": options.get("name") or f"{t['name'] or tid}: round {round_}, board {number}"}
+                game, _none = self.games.create_game(spec, director=t["director"],
+                                                     extra={"tournament": tid, "round": round_})
+                seats = {}
+                for power in POWERS:
+                    pid = board[power]
+                    player, player_token = self.games.join(game["id"], players[pid]["name"], power)
+                    seats[power] = {"player": pid, "name": players[pid]["name"], "token": player_token}
+                record = {"round": round_, "board": number, "game": game["id"],
+                          "seats": {p: s["player"] for p, s in seats.items()}}
+                with self.r.pipeline(transaction=True) as pipe:
+                    pipe.hset(keys.tournament_boards(tid), game["id"], json.dumps(record))
+                    self.audit_writes(pipe, tid, "board_created", record)
+                    pipe.execute()
+                made.append({**record, "seats": seats})
+        except Exception:
+            if not made:
+                self.r.hdel(keys.tournament(tid), f"round_{round_}_claimed")
+            raise
+        return made
+
+    # ------------------------------------------------------------ standings
+    def standings(self, tid: str) -> dict:
+        t = self._record(tid)
+        system, aggregate = t["system"], json.loads(t["aggregate"])
+        players = self._players(tid)
+        rounds = []
+        per_player: dict[str, dict] = {pid: {"rounds": {}, "centers": {}} for pid in players}
+        for r in range(1, int(t["rounds"]) + 1):
+            boards = []
+            for b in (b for b in self._boards(tid) if b["round"] == r):
+                g = self.r.hgetall(keys.game(b["game"]))
+                entry = {"board": b["board"], "game": b["game"], "status": g["status"], "end": None, "scores": {}}
+                if g["status"] == "finished":
+                    result = json.loads(g["result"])
+                    scores = results.score(system, result)
+                    entry["end"] = result["end"]
+                    for power, pid in b["seats"].items():
+                        entry["scores"][pid] = {"power": power, "score": scoring.as_numbers({0: scores[power]})[0],
+                                                "exact": str(scores[power]), "centers": result["centers"][power]}
+                        per_player[pid]["rounds"][r] = scores[power]
+                        per_player[pid]["centers"][r] = result["centers"][power]
+                boards.append(entry)
+            rounds.append({"round": r, "boards": boards})
+        rows = []
+        for pid, p in per_player.items():
+            played = sorted(p["rounds"].items(), key=lambda kv: (-kv[1], kv[0]))
+            counted = played[:aggregate["n"]] if aggregate["method"] == "best" else played
+            total = sum((s for _r, s in counted), Fraction(0))
+            best = max((s for _r, s in played), default=Fraction(0))
+            centers = sum(p["centers"][r] for r, _s in counted)
+            rows.append({"player": pid, "name": players[pid]["name"], "total": total, "best_game": best,
+                         "centers": centers, "counted": sorted(r for r, _s in counted),
+                         "rounds": {str(r): p["rounds"].get(r) for r in range(1, int(t["rounds"]) + 1)}})
+        key = lambda row: (row["total"], row["best_game"], row["centers"])  # noqa: E731
+        rows.sort(key=lambda row: (key(row), -int(row["player"][1:])), reverse=True)
+        for i, row in enumerate(rows):
+            row["rank"] = rows[i - 1]["rank"] if i and key(rows[i - 1]) == key(row) else i + 1
+        number = lambda f: None if f is None else scoring.as_numbers({0: f})[0]  # noqa: E731
+        table = [{"rank": row["rank"], "player": row["player"], "name": row["name"], "total": number(row["total"]),
+                  "total_exact": str(row["total"]), "best_game": number(row["best_game"]),
+                  "centers": row["centers"], "counted_rounds": row["counted"],
+                  "rounds": {r: number(s) for r, s in row["rounds"].items()}} for row in rows]
+        return {"tournament": tid, "name": t["name"], "system": system, "aggregate": aggregate,
+                "tie_break": TIE_BREAK, "complete": all(b["status"] == "finished" for rd in rounds for b in rd["boards"]),
+                "rounds": rounds, "standings": table}
+
+    def standings_csv(self, tid: str) -> str:
+        found = self.standings(tid)
+        rounds = [str(rd["round"]) for rd in found["rounds"]]
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["rank", "player", "name", "total", "total_exact", *[f"round_{r}" for r in rounds],
+                         "best_game", "centers"])
+        for row in found["standings"]:
+            writer.writerow([row["rank"], row["player"], row["name"], row["total"], row["total_exact"],
+                             *["" if row["rounds"][r] is None else row["rounds"][r] for r in rounds],
+                             row["best_game"], row["centers"]])
+        return out.getvalue()

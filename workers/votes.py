@@ -1,0 +1,188 @@
+"""Draw and concession proposals of a Diplomacy game, and their secret votes.
+
+A player proposes, for one of its surviving powers, a draw (among all
+survivors, DIAS; or a named subset if the game allows it) or a concession to
+one surviving power; the proposing power's vote is yes.  Every surviving
+power votes; a power without a player (civil disorder) counts as the game's
+``civil_disorder_vote`` says ("yes": never stands in the way, "no": blocks).
+A proposal passes when every voter has voted yes, which ends the game in the
+same transaction; it lapses when its phase is adjudicated (or the game is
+rolled back or ended otherwise).
+
+Secrecy: ballots live in their own hash, read only to count them; players
+see a proposal's terms and whether it passed, their own ballots, never who
+voted how or who proposed; the director also sees who proposed it and when.
+"""
+from __future__ import annotations
+
+import json
+import time
+
+from . import events, keys
+from .store import Conflict, Forbidden, Invalid, NotFound, iso, new_id
+
+
+class Votes:
+    def __init__(self, games):
+        self.games = games
+        self.store = games.store
+        self.r = games.r
+
+    # ------------------------------------------------------------ reading inside other changes
+    @staticmethod
+    def open_proposals(pipe, gid: str) -> list[dict]:
+        """Read (before MULTI) the proposals still open."""
+        return [p for p in map(json.loads, pipe.hvals(keys.proposals(gid))) if p["status"] == "open"]
+
+    @staticmethod
+    def lapse(pipe, gid: str, proposals: list[dict], why: str) -> None:
+        """Queue (after MULTI) the writes that let ``proposals`` lapse, unpassed."""
+        for p in proposals:
+            pipe.hset(keys.proposals(gid), p["id"], json.dumps(
+                {**p, "status": "lapsed", "closed_at": time.time(), "closed_because": why}))
+
+    # ------------------------------------------------------------ who votes
+    @staticmethod
+    def _survivors(g: dict) -> list[str]:
+        centers = json.loads(g["position"])["centers"]
+        return sorted(p for p, cs in centers.items() if cs)
+
+    def _voting(self, pipe, g: dict) -> tuple[list[str], list[str]]:
+        """(surviving powers, those of them in civil disorder)."""
+        survivors = self._survivors(g)
+        seated = {p for player in map(json.loads, pipe.hvals(keys.players(g["id"]))) for p in player["powers"]}
+        return survivors, [p for p in survivors if p not in seated]
+
+    @staticmethod
+    def _votable(g: dict) -> None:
+        if g["status"] not in ("open", "paused"):
+            raise Conflict(f"game '{g['id']}' is {g['status']}; proposals and votes are taken only while a "
+                           "phase is open")
+
+    def _mine(self, gid: str, token: str | None, power: str) -> dict:
+        player = self.games.player_for(gid, token)
+        if power not in player["powers"]:
+            raise Forbidden(f"{power} is not your power; you play {', '.join(player['powers']) or 'no power'}")
+        return player
+
+    # ------------------------------------------------------------ proposing and voting
+    def propose(self, gid: str, token: str | None, power: str, kind: str, members: list[str] | None,
+                to: str | None) -> dict:
+        player = self._mine(gid, token, power)
+
+        def body(pipe):
+            g = self.games._game(pipe, gid)
+            self._votable(g)
+            survivors, _cd = self._voting(pipe, g)
+            if power not in survivors:
+                raise Conflict(f"{power} owns no supply centre; only a surviving power may propose")
+            settings = json.loads(g["settings"])
+            terms: dict = {"kind": kind}
+            if kind == "draw":
+                if to is not None:
+                    raise Invalid("body.to: a draw has members, not a power conceded to")
+                chosen = sorted(set(members)) if members else survivors
+                if len(chosen) != len(members or chosen):
+                    raise Invalid("body.members: a power is named twice")
+                outside = [p for p in chosen if p not in survivors]
+                if outside:
+                    raise Invalid(f"body.members: {', '.join(outside)} owns no supply centre; a draw is among "
+                                  f"surviving powers ({', '.join(survivors)})")
+                if chosen != survivors and not settings.get("draw_subsets"):
+                    raise Invalid("body.members: this game allows only draws including all survivors (DIAS): "
+                                  f"{', '.join(survivors)}; leave 'members' out")
+                if len(chosen) < 2:
+                    raise Invalid("body.members: a draw needs at least two members; propose a concession instead")
+                terms["members"] = chosen
+            else:
+                if members:
+                    raise Invalid("body.members: a concession names one power, in 'to'")
+                if to is None or to not in survivors:
+                    raise Invalid(f"body.to: a concession is to one surviving power ({', '.join(survivors)})")
+                terms["to"] = to
+            pid = new_id()
+            proposal = {"id": pid, **terms, "seq": int(g["seq"]), "phase": g["phase"], "status": "open",
+                        "proposed_by": power, "player": player["id"], "proposed_at": time.time(),
+                        "closed_at": None}
+            pipe.multi()
+            pipe.hset(keys.proposals(gid), pid, json.dumps(proposal))
+            pipe.hset(keys.ballots(gid, pid), power, "yes")
+            return pid
+
+        pid = self.store.transact([keys.game(gid), keys.proposals(gid), keys.players(gid)], body)
+        try:
+            self.vote(gid, token, pid, power, "yes")  # passes at once if nobody else votes
+        except Conflict:
+            pass  # the phase closed meanwhile: the proposal has lapsed, as the view shows
+        return self.view(json.loads(self.r.hget(keys.proposals(gid), pid)), director=False)
+
+    def vote(self, gid: str, token: str | None, pid: str, power: str, vote: str) -> dict:
+        self._mine(gid, token, power)
+
+        def body(pipe):
+            g = self.games._game(pipe, gid)
+            pipe.watch(keys.ballots(gid, pid))
+            raw = pipe.hget(keys.proposals(gid), pid)
+            if raw is None:
+                raise NotFound(f"game '{gid}' has no proposal '{pid}'")
+            proposal = json.loads(raw)
+            if proposal["status"] != "open":
+                raise Conflict(f"proposal '{pid}' has {proposal['status']}; it takes no more votes")
+            self._votable(g)
+            survivors, cd = self._voting(pipe, g)
+            if power not in survivors:
+                raise Conflict(f"{power} owns no supply centre; only surviving powers vote")
+            ballots = pipe.hgetall(keys.ballots(gid, pid)) | {power: vote}
+            cd_vote = json.loads(g["settings"]).get("civil_disorder_vote", "yes")
+            passed = all(ballots.get(p) == "yes" or (p in cd and cd_vote == "yes" and p not in ballots)
+                         for p in survivors)
+            if passed:
+                if proposal["kind"] == "draw":
+                    result = self.games._result(pipe, g, [json.loads(g["position"])], "draw",
+                                                members=proposal["members"])
+                else:
+                    result = self.games._result(pipe, g, [json.loads(g["position"])], "concession",
+                                                conceded_to=proposal["to"])
+                others = [p for p in self.open_proposals(pipe, gid) if p["id"] != pid]
+            pipe.multi()
+            pipe.hset(keys.ballots(gid, pid), power, vote)
+            if passed:
+                closed = {**proposal, "status": "passed", "closed_at": time.time()}
+                pipe.hset(keys.proposals(gid), pid, json.dumps(closed))
+                self.lapse(pipe, gid, others, "another proposal passed")
+                events.emit(self.store, pipe, self.games.table, gid, "vote_passed", pid, self.view(closed, False))
+                self.games._finish(pipe, g, result, "vote")
+            return "passed" if passed else "open"
+
+        status = self.store.transact([keys.game(gid), keys.proposals(gid), keys.players(gid)], body)
+        return {"proposal": pid, "power": power, "vote": vote, "status": status}
+
+    # ------------------------------------------------------------ reading
+    @staticmethod
+    def view(p: dict, director: bool) -> dict:
+        out = {"id": p["id"], "kind": p["kind"], "members": p.get("members"), "to": p.get("to"),
+               "phase": p["phase"], "status": p["status"]}
+        if director:
+            out |= {"proposed_by": p["proposed_by"], "proposed_at": iso(p["proposed_at"]),
+                    "closed_at": iso(p["closed_at"]), "closed_because": p.get("closed_because")}
+        return out
+
+    def proposals(self, gid: str, token: str | None) -> list[dict]:
+        """Every proposal of the game, oldest first: the terms and status for anyone; the
+        caller's own ballots with a player token; who proposed and when with the director's."""
+        g = self.r.hgetall(keys.game(gid))
+        if not g:
+            raise NotFound(f"there is no game '{gid}'")
+        director = self.store.is_director(g, token)
+        mine: list[str] = []
+        if token and not director:
+            mine = self.games.player_for(gid, token)["powers"]
+        found = sorted(map(json.loads, self.r.hvals(keys.proposals(gid))), key=lambda p: p["proposed_at"])
+        out = []
+        for p in found:
+            view = self.view(p, director)
+            if mine:
+                ballots = self.r.hmget(keys.ballots(gid, p["id"]), mine)
+                view["your_votes"] = {power: b for power, b in zip(mine, ballots) if b}
+            out.append(view)
+        return out
