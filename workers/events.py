@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import re
 import time
 
 from rq import Retry
@@ -47,8 +48,9 @@ def emit(store: Store, pipe, table: str, table_id: str, type_: str, key: str, da
     event = {"id": f"{table}:{table_id}:{type_}:{key}", "type": type_, "table": table, "table_id": table_id,
              "at": time.time(), "data": data}
     for listener in _listeners():
-        store.queue.enqueue("workers.events.deliver", listener, event, job_id=f"event-{listener}-{event['id']}"
-                            .replace(":", "-"), retry=RETRY, job_timeout=JOB_TIMEOUT, pipeline=pipe)
+        job_id = re.sub(r"[^A-Za-z0-9_-]", "-", f"event-{listener}-{event['id']}")  # RQ's job id alphabet
+        store.queue.enqueue("workers.events.deliver", listener, event, job_id=job_id, retry=RETRY,
+                            job_timeout=JOB_TIMEOUT, pipeline=pipe)
 
 
 def deliver(listener: str, event: dict) -> str:
