@@ -8,16 +8,13 @@ game's live history (superseded branches left out) and its final position:
 
 plus ``conceded_to`` for a concession, which the spec (§2.5) records as its
 own end and scores exactly as a solo by that power with the centres as they
-stand.  Solo, draw and timeout results are accepted as they are by
-``POST /v1/scoring/{system}``.
+stand.  Every result is accepted as it is by ``POST /v1/scoring/{system}``.
 """
 from __future__ import annotations
 
 from fractions import Fraction
 
 from adjudicator import scoring
-from adjudicator.scoring.common import Game
-from adjudicator.scoring.systems import SCORERS
 
 
 def count_year(phase: str) -> int:
@@ -45,23 +42,5 @@ def build(powers: list[str], positions: list[dict], end: str, members=(), conced
 
 
 def score(system: str, result: dict) -> dict[str, Fraction]:
-    """Scores of a game result under ``system``; raises ``scoring.ResultError`` / ``UnknownSystemError``."""
-    if result.get("end") != "concession":
-        return scoring.score(system, result)
-    # §2.5: a concession scores exactly as a solo by the power conceded to, with the
-    # centres as they stand (validated as rule 5 without the 18-centre requirement).
-    if system not in SCORERS:
-        raise scoring.UnknownSystemError(system)
-    winner = result["conceded_to"]
-    as_draw = {**{k: v for k, v in result.items() if k != "conceded_to"}, "end": "timeout", "draw_members": []}
-    if max(result["centers"].values()) < 18 and sum(1 for c in result["centers"].values() if c) >= 2:
-        scoring.load_result(as_draw)  # every other rule of §2.2
-    game = Game.from_result({**as_draw, "end": "solo"})
-    game.__dict__["winner"] = winner  # the winner is named, not found by its 18 centres
-    if system == "ppsc":
-        # PPSC's solo formula reads the winner's count capped at 18 (§2.5): below 18
-        # that is the count itself, so every survivor shares pro rata to its centres.
-        owned = sum(result["centers"].values())
-        return {p: Fraction(100 * result["centers"][p], owned) for p in scoring.POWERS}
-    scores = SCORERS[system](game)
-    return {p: Fraction(scores[p]) for p in scoring.POWERS}
+    """Scores of a game result under ``system`` (a concession as §2.5 says, in the scoring package)."""
+    return scoring.score(system, result)

@@ -18,7 +18,7 @@ from typing import Any, Mapping
 from .common import POWERS, Game
 from .output import as_exact, as_numbers
 from .result import ResultError, ResultSchema, load_result
-from .systems import DESCRIPTIONS, NAMES, SCORERS
+from .systems import DESCRIPTIONS, SCORERS
 
 __all__ = ["SYSTEMS", "POWERS", "score", "load_result", "as_numbers", "as_exact",
            "ResultSchema", "ResultError", "UnknownSystemError"]

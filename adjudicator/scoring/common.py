@@ -13,7 +13,7 @@ POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 SUPPLY_CENTRES = 34
 SOLO_CENTRES = 18          # more than half of 34
 FIRST_YEAR = 1901
-ENDS = ("solo", "draw", "timeout")
+ENDS = ("solo", "draw", "timeout", "concession")
 
 Scores = dict[str, Fraction]
 
@@ -31,6 +31,7 @@ class Game:
     draw_members: frozenset[str]
     eliminated_year: Mapping[str, int]
     year: int
+    conceded_to: str | None = None
 
     @classmethod
     def from_result(cls, result: Mapping[str, Any]) -> "Game":
@@ -40,6 +41,7 @@ class Game:
             draw_members=frozenset(result["draw_members"]),
             eliminated_year=dict(result["eliminated_year"]),
             year=result["year"],
+            conceded_to=result.get("conceded_to"),
         )
 
     def c(self, power: str) -> int:
@@ -47,11 +49,14 @@ class Game:
 
     @property
     def is_solo(self) -> bool:
-        return self.end == "solo"
+        """A solo, or a concession, which §2.5 scores exactly as a solo by the power conceded to."""
+        return self.end in ("solo", "concession")
 
     @cached_property
     def winner(self) -> str | None:
-        """The power with 18 or more centres in a solo; None otherwise."""
+        """The power with 18 or more centres in a solo, the power conceded to; None otherwise."""
+        if self.end == "concession":
+            return self.conceded_to
         if not self.is_solo:
             return None
         return next(p for p in POWERS if self.centers[p] >= SOLO_CENTRES)

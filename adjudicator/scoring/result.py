@@ -122,8 +122,12 @@ class ResultSchema(marshmallow.Schema):
     """
 
     centers = PowerMap(all_powers=True, minimum=0, **_required())
-    end = fields.String(validate=validate.OneOf(ENDS, error="must be one of solo, draw, timeout, not {input!r}"),
-                        **_required(invalid="must be a string: solo, draw or timeout"))
+    end = fields.String(validate=validate.OneOf(ENDS, error="must be one of solo, draw, timeout, concession, "
+                                                         "not {input!r}"),
+                        **_required(invalid="must be a string: solo, draw, timeout or concession"))
+    # §2.5: a concession names the power conceded to (and only a concession does)
+    conceded_to = fields.String(validate=validate.OneOf(POWERS, error=f"unknown power {{input!r}}; the powers are "
+                                                                      f"{_POWER_LIST}"))
     draw_members = fields.List(
         fields.String(validate=validate.OneOf(POWERS, error=f"unknown power {{input!r}}; the powers are {_POWER_LIST}"),
                       error_messages={"invalid": "must be a power id (a string)"}),
@@ -172,7 +176,22 @@ def check_rules(data: Mapping[str, Any]) -> dict[str, list[str]]:
 
     soloists = [p for p in POWERS if centers[p] >= SOLO_CENTRES]
     survivors = [p for p in POWERS if centers[p] >= 1]
-    if end == "solo":
+    conceded_to = data.get("conceded_to")
+    if end != "concession" and conceded_to is not None:
+        problem("conceded_to", "only a concession names the power conceded to")
+    if end == "concession":
+        # §2.5: rule 5 without the 18-centre requirement, for the power conceded to.
+        if conceded_to is None:
+            problem("conceded_to", "missing: a concession names the power conceded to")
+        elif centers[conceded_to] == 0:
+            problem("conceded_to", f"{conceded_to} was eliminated (owns no centre); nobody concedes to it")
+        for power in soloists:
+            if power != conceded_to:
+                problem("end", f"{power} owns {centers[power]} centres, a solo: the game cannot have ended "
+                               f"in a concession to {conceded_to}")
+        if members:
+            problem("draw_members", "must be empty when the game ended in a concession")
+    elif end == "solo":
         # Rule 5.
         if not soloists:
             top = max(centers.values())
@@ -203,7 +222,7 @@ def check_rules(data: Mapping[str, Any]) -> dict[str, list[str]]:
                 seen.add(power)
             if len(seen) < 2:
                 problem("draw_members", "a draw needs at least two members "
-                                        "(a one-power draw is a concession, which this module does not score)")
+                                        "(a one-power draw is a concession: end \"concession\", conceded_to)")
     return problems
 
 

@@ -50,7 +50,14 @@ BAD = {
     "centers null": (changed(G06, centers=None), "centers", "null"),
     "centers missing": (changed(G06, centers=DELETE), "centers", "missing"),
     # rule 2
-    "unknown end": (changed(G06, end="concession"), "end", "solo, draw, timeout"),
+    "unknown end": (changed(G06, end="resignation"), "end", "solo, draw, timeout, concession"),
+    # §2.5 concessions
+    "concession without the power": (changed(G06, end="concession", draw_members=[]), "conceded_to", "missing"),
+    "concession to an eliminated power": (changed(G06, end="concession", draw_members=[], conceded_to="FRANCE"),
+                                          "conceded_to", "eliminated"),
+    "concession with draw members": (changed(G06, end="concession", conceded_to="RUSSIA"), "draw_members",
+                                     "empty when the game ended in a concession"),
+    "conceded_to outside a concession": (changed(G06, conceded_to="RUSSIA"), "conceded_to", "only a concession"),
     "end missing": (changed(G06, end=DELETE), "end", "missing"),
     # rule 3
     "year before 1901": (changed(G06, year=1900, eliminated_year={}), "year", "1901"),

@@ -19,9 +19,10 @@ def score(game: Game) -> Scores:
     if not game.is_solo:
         return split_among_draw(game, 100)
     winner = game.winner
-    divisor = game.owned - (game.c(winner) - SOLO_CENTRES)   # N = O - (W - 18) >= 18
+    capped = min(game.c(winner), SOLO_CENTRES)   # below 18 only in a concession (§2.5): the count itself
+    divisor = game.owned - (game.c(winner) - capped)   # N = O - (W - 18)
     scores = zeros()
     for p in game.survivors:
-        counted = SOLO_CENTRES if p == winner else game.c(p)
+        counted = capped if p == winner else game.c(p)
         scores[p] = Fraction(100 * counted, divisor)
     return scores
