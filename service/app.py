@@ -22,7 +22,9 @@ from workers.webhooks import Webhooks
 
 from . import schemas
 from .docs import docs_page
-from .http import MAX_BODY, load, problem, register_errors, reply
+from . import limits, logs, metrics
+from .http import MAX_BODY, load, problem, register, reply
+from .export_api import bp as export_bp
 from .games_api import bp as games_bp
 from .resolutions_api import bp as resolutions_bp
 from .scoring_api import bp as scoring_bp
@@ -41,7 +43,17 @@ def games() -> Games:
 # ---------------------------------------------------------------- service
 @api.get("/v1/health")
 def health():
-    return reply(schemas.HealthSchema(), {"status": "ok", "redis": bool(games().r.ping())})
+    """Redis, and the workers, the scheduler and the oldest waiting job it can see there: "ok" when at
+    least one worker and a scheduler are there, else "degraded" (still 200: the API itself is up)."""
+    redis_up = bool(games().r.ping())
+    state = metrics.queue_state(games().store)
+    status = "ok" if state["workers"] and state["scheduler"]["running"] else "degraded"
+    return reply(schemas.HealthSchema(), {"status": status, "redis": redis_up, **state})
+
+
+@api.get("/metrics")
+def prometheus_metrics():
+    return metrics.render(current_app)
 
 
 @api.get("/v1/variants")
@@ -81,15 +93,19 @@ def create_app(redis_url: str | None = None) -> Flask:
     if not url:
         raise RuntimeError("set REDIS_URL (python -m service.launch starts an embedded Redis for you)")
     store = Store(url)
+    logs.init_app(app)  # first: the request id and the clock for every other hook
+    metrics.init_app(app, store)
     app.extensions["games"] = Games(store)
     app.extensions["resolutions"] = Resolutions(store)
     app.extensions["tournaments"] = Tournaments(app.extensions["games"])
     app.extensions["webhooks"] = Webhooks(store)
     app.register_blueprint(api)
     app.register_blueprint(games_bp)
+    app.register_blueprint(export_bp)
     app.register_blueprint(resolutions_bp)
     app.register_blueprint(scoring_bp)
     app.register_blueprint(tournaments_bp)
     app.register_blueprint(webhooks_bp)
-    register_errors(app)
+    register(app, SPEC_PATH)
+    limits.init_app(app, url)
     return app

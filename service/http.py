@@ -1,20 +1,44 @@
 """What every route shares: reading a body with a schema, the bearer token,
-replies dumped through a schema, and problem+json errors."""
+replies dumped through a schema, and problem+json errors.
+
+Every request passes, in this order, before its view runs (:func:`register`):
+
+1. its path parameters are checked against the formats openapi.yaml gives
+   them (a game id is 12 lowercase hex digits): anything else is a 404, so
+   no id can name an internal key (``{gid}:tokens``);
+2. an operation the spec marks with ``security`` needs a token: without one
+   it is a 401, before the body is read;
+3. a body is parsed once as JSON (:func:`parse_json`), refusing what JSON
+   Schema and Redis cannot hold (a lone surrogate, an integer of more
+   digits than Python converts, NaN and Infinity): a 400 saying where.
+
+Errors: a :class:`~workers.store.GameError` is its own status; a store
+(Redis) that fails is a 503 with ``Retry-After`` that says the request may or
+may not have been applied; anything else unexpected is a 500 that says the
+same, never that nothing changed.
+"""
 from __future__ import annotations
 
 import json
 import logging
+import math
+import re
+from pathlib import Path
 
-from flask import Response, request
+import redis
+import yaml
+from flask import Response, g, request
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException
 
-from workers.store import GameError
+from workers.store import GameError, NotFound, Unauthorized
 
 from . import schemas
 
 PROBLEM = "application/problem+json"
 MAX_BODY = 256 * 1024  # bytes; larger bodies get 413
+MAX_DIGITS = 4300  # Python's own limit on converting digits to an int (sys.get_int_max_str_digits)
+RETRY_AFTER = 2  # seconds a client waits before retrying after a 503
 log = logging.getLogger(__name__)
 
 
@@ -28,33 +52,94 @@ def reply(schema: Schema, data, status: int = 200) -> Response:
     return Response(json.dumps(schema.dump(data)), status=status, mimetype="application/json")
 
 
-def load(schema: Schema) -> dict:
-    """The request body, parsed as JSON and loaded with ``schema``."""
-    raw = request.get_data(cache=True)
-    if not raw.strip():
-        data = {}
-    else:
+def _big_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise BadRequest(f"body: an integer of {len(digits.lstrip('-'))} digits; at most {MAX_DIGITS} are read")
+    return int(digits)
+
+
+def _number(text: str) -> float | int:
+    """A JSON number with a fraction or exponent; a whole one (80.0, 1e3) is an int, as JSON Schema
+    counts it an integer."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise BadRequest(f"body: the number {text[:40]} is too large to be read")
+    return int(value) if value.is_integer() else value
+
+
+def _constant(name: str):
+    raise BadRequest(f"body: {name} is not JSON (RFC 8259 has no NaN or Infinity)")
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _surrogate(value, where: str) -> str | None:
+    """Where in ``value`` a string holds a lone surrogate (None if nowhere)."""
+    if isinstance(value, str):
+        return where if _SURROGATE.search(value) else None
+    if isinstance(value, list):
+        return next((w for i, v in enumerate(value) if (w := _surrogate(v, f"{where}[{i}]"))), None)
+    if isinstance(value, dict):
+        for key, v in value.items():
+            if _SURROGATE.search(key):
+                return f"{where} (a key)"
+            if found := _surrogate(v, f"{where}.{key}"):
+                return found
+    return None
+
+
+def parse_json(raw: bytes):
+    """The JSON text ``raw`` as Python values; BadRequest (400) for anything
+    that is not UTF-8 JSON or that holds what no schema or store can take."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadRequest("body: the request body is not UTF-8 text")
+    try:
+        data = json.loads(text, parse_int=_big_int, parse_float=_number, parse_constant=_constant)
+    except json.JSONDecodeError as e:
+        raise BadRequest(f"body: malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}")
+    except RecursionError:
+        raise BadRequest("body: JSON nested too deeply")
+    if _SURROGATE_ESCAPE.search(text):
         try:
-            data = json.loads(raw)
-        except UnicodeDecodeError:
-            raise BadRequest("body: the request body is not UTF-8 text")
-        except json.JSONDecodeError as e:
-            raise BadRequest(f"body: malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}")
+            where = _surrogate(data, "body")
         except RecursionError:
             raise BadRequest("body: JSON nested too deeply")
+        if where:
+            raise BadRequest(f"{where}: a lone surrogate (\\ud800-\\udfff) is not a Unicode character")
+    return data
+
+
+def body_json():
+    """The request body as parsed by :func:`parse_json` (None if there is none)."""
+    if "body_json" not in g:
+        raw = request.get_data(cache=True)
+        g.body_json = parse_json(raw) if raw.strip() else None
+    return g.body_json
+
+
+def load(schema: Schema) -> dict:
+    """The request body, parsed as JSON and loaded with ``schema``."""
+    data = body_json()
+    if data is None:
+        data = {}
     if not isinstance(data, dict):
         raise BadRequest(f"body: expected a JSON object, got {type(data).__name__}")
     return schema.load(data)
 
 
 def token() -> str | None:
+    """The bearer token sent (None if none, or an empty one)."""
     header = request.headers.get("Authorization", "")
     if not header:
         return None
     scheme, _, value = header.partition(" ")
-    if scheme.lower() != "bearer" or not value.strip():
+    if scheme.lower() != "bearer":
         raise GameError("header Authorization: expected 'Bearer <token>'")
-    return value.strip()
+    return value.strip() or None
 
 
 def problem(status: int, title: str, detail: str, **extra) -> Response:
@@ -79,6 +164,63 @@ def _flatten(messages, where: str = "body") -> list[str]:
     return [f"{where}: {messages}"]
 
 
+# ---------------------------------------------------------------- the contract's checks
+TOKEN_NAMES = {"playerToken": "a player token", "directorToken": "the director token",
+               "participantToken": "a participant token"}
+
+
+def _flask_path(rule: str) -> str:
+    return re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", rule)
+
+
+class Contract:
+    """What openapi.yaml says each operation needs before its view runs:
+    the formats of its path parameters and whether it takes a token."""
+
+    def __init__(self, spec_path: Path):
+        spec = yaml.safe_load(spec_path.read_text())
+        self.formats: dict[str, dict[str, re.Pattern]] = {}
+        self.needs_token: dict[tuple[str, str], str] = {}
+        for path, item in spec.get("paths", {}).items():
+            params = list(item.get("parameters", []))
+            for method, op in item.items():
+                if method == "parameters" or not isinstance(op, dict):
+                    continue
+                for param in params + op.get("parameters", []):
+                    param = self._resolve(spec, param)
+                    pattern = self._resolve(spec, param.get("schema", {})).get("pattern")
+                    if param.get("in") == "path" and pattern:
+                        self.formats.setdefault(path, {})[param["name"]] = re.compile(pattern)
+                security = op.get("security")
+                if security and all(alternative for alternative in security):
+                    names = [TOKEN_NAMES.get(name, "a token") for alt in security for name in alt]
+                    self.needs_token[(path, method.upper())] = " or ".join(dict.fromkeys(names))
+
+    @staticmethod
+    def _resolve(spec: dict, node: dict) -> dict:
+        while isinstance(node, dict) and "$ref" in node:
+            target = spec
+            for part in node["$ref"].lstrip("#/").split("/"):
+                target = target[part]
+            node = target
+        return node
+
+    def check(self) -> None:
+        """Raise the 404 or 401 the request gets before its view runs."""
+        if request.url_rule is None:
+            return
+        path = _flask_path(request.url_rule.rule)
+        for name, pattern in self.formats.get(path, {}).items():
+            value = (request.view_args or {}).get(name)
+            if value is not None and not pattern.fullmatch(value):
+                noun = name.removesuffix("_id").replace("_", " ")
+                raise NotFound(f"there is no {noun} '{value}'")
+        method = "GET" if request.method == "HEAD" else request.method
+        needed = self.needs_token.get((path, method))
+        if needed and token() is None:
+            raise Unauthorized(f"this needs {needed}: send 'Authorization: Bearer <token>'")
+
+
 # ---------------------------------------------------------------- errors
 def _game_error(e: GameError):
     return problem(e.status, e.title, e.detail, **e.extra)
@@ -97,22 +239,66 @@ def _bad_request(e: BadRequest):
 def _http_error(e: HTTPException):
     detail = {404: f"there is no endpoint at {request.path}",
               405: f"{request.method} is not allowed on {request.path}",
-              413: f"body: larger than {MAX_BODY} bytes"}.get(e.code, e.description)
+              413: f"body: larger than {MAX_BODY} bytes",
+              429: f"too many requests from this client: at most {e.description} here; try again later"
+              }.get(e.code, e.description)
     resp = problem(e.code or 500, e.name, detail)
-    if e.code == 405 and e.valid_methods:
+    if e.code == 405 and getattr(e, "valid_methods", None):
         resp.headers["Allow"] = ", ".join(e.valid_methods)
+    if e.code == 429:
+        resp.headers["Retry-After"] = str(getattr(e, "retry_after", None) or RETRY_AFTER)
+    return resp
+
+
+# Requests whose retry, after a 503 that left it unknown whether they were applied, does more than find
+# the change made: by endpoint name, what a retry does.
+RETRY_NOTES = {
+    "games.create_game": "A retry creates another game if this one was created.",
+    "games.join": "A retry takes another seat if this one was taken (its token is lost): "
+                  "look at the game's players first.",
+    "games.extend": "A retry of an extension by 'seconds' extends again if this one was applied: "
+                    "look at the deadline first, or extend to a 'deadline'.",
+    "resolutions.create": "A retry starts another resolution if this one was started.",
+    "resolutions.extend": "A retry extends again if this one was applied: look at the deadline first.",
+}
+STORE_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.ReadOnlyError,
+              redis.exceptions.OutOfMemoryError, redis.exceptions.ExecAbortError, redis.exceptions.TryAgainError,
+              redis.exceptions.ClusterDownError)
+
+
+def _store_error(e: redis.RedisError):
+    down = isinstance(e, STORE_DOWN) or (isinstance(e, redis.ResponseError)
+                                         and str(e).split(" ", 1)[0] in ("MISCONF", "LOADING", "MASTERDOWN"))
+    if not down:
+        return _unexpected(e)
+    log.warning("store unavailable on %s %s: %s", request.method, request.path, e)
+    note = RETRY_NOTES.get(request.endpoint or "", "Retrying it is safe: if it was applied, the retry finds "
+                                                   "the change made (and may answer 409).")
+    resp = problem(503, "Store unavailable", "the service's store (Redis) failed while handling this request, "
+                   f"so it may or may not have been applied. Try again in {RETRY_AFTER} s. {note}")
+    resp.headers["Retry-After"] = str(RETRY_AFTER)
     return resp
 
 
 def _unexpected(e: Exception):
     log.exception("unexpected error on %s %s", request.method, request.path)
-    return problem(500, "Internal error", "the service failed to handle this request; nothing was changed")
+    return problem(500, "Internal error", "the service failed to handle this request; "
+                   "it may or may not have been applied")
 
 
+def register(app, spec_path: Path) -> None:
+    """The checks every request passes before its view, and the error handlers."""
+    contract = Contract(spec_path)
 
-def register_errors(app) -> None:
+    @app.before_request
+    def _before_view():
+        contract.check()
+        if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+            body_json()
+
     app.register_error_handler(GameError, _game_error)
     app.register_error_handler(ValidationError, _validation_error)
     app.register_error_handler(BadRequest, _bad_request)
     app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(redis.RedisError, _store_error)
     app.register_error_handler(Exception, _unexpected)

@@ -69,7 +69,8 @@ def service_commands(host: str, port: int) -> dict[str, list[str]]:
     return {
         "api": [py, "-m", "gunicorn", "--bind", f"{host}:{port}", "--worker-class", "gthread",
                 "--workers", os.environ.get("WEB_CONCURRENCY", "2"), "--threads", os.environ.get("THREADS", "8"),
-                "--graceful-timeout", "5", "--no-control-socket", "service.app:create_app()"],
+                "--graceful-timeout", "5", "--no-control-socket", "--config", "python:service.gunicorn_conf",
+                "service.app:create_app()"],
         "worker": [py, "-m", "workers.worker"],
         "scheduler": [py, "-m", "workers.scheduler"],
     }

@@ -11,14 +11,16 @@ from marshmallow import Schema, fields, validate
 
 from adjudicator.kinds import KINDS, game_of
 
+from .schemas import Bool
+
 DAY = 24 * 3600
-PARTICIPANT = validate.Regexp(r"^[A-Za-z0-9_.-]{1,40}$", error="a participant id such as USA, RED or Ann")
+PARTICIPANT = validate.Regexp(r"^[A-Za-z0-9_.-]{1,40}\Z", error="a participant id such as USA, RED or Ann")
 
 
 # ---------------------------------------------------------------- requests
 class ParticipantSchema(Schema):
     name = fields.String(validate=validate.Length(max=100))
-    bot = fields.Boolean(load_default=False, truthy={True}, falsy={False})
+    bot = Bool(load_default=False)
 
 
 class CreateResolutionSchema(Schema):

@@ -6,12 +6,18 @@ openapi.yaml, which mirrors it) does not name.
 """
 from __future__ import annotations
 
+import re
 import time
+from datetime import datetime, timedelta, timezone
 
 from marshmallow import Schema, ValidationError, fields, validate, validates, validates_schema
 
 DAY = 24 * 3600
-POWER = validate.Regexp(r"^[A-Z]+$", error="a power name in upper case, such as FRANCE")
+# Patterns end in \Z, not $ (which also matches before a final newline), so that they mean what
+# openapi.yaml's patterns mean; digits are [0-9] (\d would take any script's digits).
+POWER = validate.Regexp(r"^[A-Z]+\Z", error="a power name in upper case, such as FRANCE")
+PHASE = validate.Regexp(r"^(?:[SF][0-9]{4}[MR]|W[0-9]{4}A)\Z", error="a phase such as S1901M, F1901R or W1901A")
+DEADLINE_HORIZON = 365 * DAY  # a deadline set by time is at most this far ahead
 
 
 def _variants() -> tuple[str, ...]:
@@ -19,11 +25,47 @@ def _variants() -> tuple[str, ...]:
     return tuple(VARIANTS)
 
 
+_ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
 class _Upper(fields.String):
-    """A string read case-insensitively and kept in upper case."""
+    """A string read case-insensitively (ASCII letters only, so that ß is not SS) and kept in upper case."""
 
     def _deserialize(self, value, attr, data, **kwargs):
-        return super()._deserialize(value, attr, data, **kwargs).strip().upper()
+        return super()._deserialize(value, attr, data, **kwargs).translate(_ASCII_UPPER)
+
+
+class Bool(fields.Boolean):
+    """JSON true or false, nothing else (marshmallow's Boolean also takes 1, "yes", ...)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if value is not True and value is not False:
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+_RFC3339 = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?"
+                      r"(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))")
+
+
+class Moment(fields.Field):
+    """An RFC 3339 date-time with its offset (openapi's format: date-time), as an aware datetime."""
+
+    default_error_messages = {"invalid": "not an RFC 3339 date-time with a time zone, such as 2026-11-22T18:00:00Z",
+                              "range": "not a time the service can hold"}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        m = _RFC3339.fullmatch(value) if isinstance(value, str) else None
+        if not m:
+            raise self.make_error("invalid")
+        year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])
+        try:
+            offset = timedelta(hours=int(m[9]), minutes=int(m[10])) * (-1 if m[8] == "-" else 1) if m[8] else None
+            moment = datetime(year, month, day, hour, minute, min(second, 59),
+                              int((m[7] or ".0")[1:7].ljust(6, "0")), timezone(offset or timedelta(0)))
+            return moment + timedelta(seconds=second - min(second, 59))  # a leap second, 23:59:60
+        except (ValueError, OverflowError):
+            raise self.make_error("range")
 
 
 # ---------------------------------------------------------------- requests
@@ -43,8 +85,7 @@ class DeadlinesSchema(Schema):
 class StartPositionSchema(Schema):
     """A set starting position (the interchange format's position fields)."""
 
-    phase = _Upper(required=True, validate=validate.Regexp(r"^[SFW]\d{4}[MRA]$",
-                                                           error="a phase such as S1901M, F1901R or W1901A"))
+    phase = _Upper(required=True, validate=PHASE)
     units = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), required=True)
     centers = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), required=True)
     dislodged = fields.Dict(keys=fields.String(), values=fields.List(fields.Dict()), load_default=dict)
@@ -61,7 +102,7 @@ class GameOptionsSchema(Schema):
     deadlines = fields.Nested(DeadlinesSchema)
     missed_orders = fields.String(validate=validate.OneOf(["hold", "wait"]))
     last_year = fields.Integer(strict=True, validate=validate.Range(1901, 3000))
-    draw_subsets = fields.Boolean(truthy={True}, falsy={False})
+    draw_subsets = Bool()
     civil_disorder_vote = fields.String(validate=validate.OneOf(["yes", "no"]))
     start = fields.Nested(StartPositionSchema)
 
@@ -74,7 +115,7 @@ class CreateGameSchema(Schema):
     assignment = fields.String(load_default="random", validate=validate.OneOf(["random", "chosen"]))
     missed_orders = fields.String(load_default="hold", validate=validate.OneOf(["hold", "wait"]))
     last_year = fields.Integer(strict=True, validate=validate.Range(1901, 3000))
-    draw_subsets = fields.Boolean(load_default=False, truthy={True}, falsy={False})
+    draw_subsets = Bool(load_default=False)
     civil_disorder_vote = fields.String(load_default="yes", validate=validate.OneOf(["yes", "no"]))
     start = fields.Nested(StartPositionSchema)
 
@@ -100,12 +141,12 @@ class ClearOrdersQuerySchema(Schema):
 
 
 class ReadySchema(Schema):
-    ready = fields.Boolean(required=True, truthy={True}, falsy={False})
+    ready = Bool(required=True)
 
 
 class ExtendSchema(Schema):
     seconds = fields.Integer(strict=True, validate=validate.Range(1, 30 * DAY))
-    deadline = fields.AwareDateTime()
+    deadline = Moment()
 
     @validates_schema
     def _one_of(self, data, **kwargs):
@@ -113,6 +154,8 @@ class ExtendSchema(Schema):
             raise ValidationError("give either 'seconds' (later by) or 'deadline' (a new, later time)")
         if "deadline" in data and data["deadline"].timestamp() < time.time():
             raise ValidationError("the new deadline is in the past", "deadline")
+        if "deadline" in data and data["deadline"].timestamp() > time.time() + DEADLINE_HORIZON:
+            raise ValidationError(f"the new deadline is more than {DEADLINE_HORIZON // DAY} days away", "deadline")
 
 
 class ProposeSchema(Schema):
@@ -163,8 +206,7 @@ class AdjudicateRequestSchema(Schema):
 
     variant = fields.String(load_default="standard")
     rules = fields.Nested(RulesSchema, load_default=dict)
-    phase = _Upper(required=True, validate=validate.Regexp(r"^[SFW]\d{4}[MRA]$",
-                                                           error="a phase such as S1901M, F1901R or W1901A"))
+    phase = _Upper(required=True, validate=PHASE)
     units = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), required=True)
     centers = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), load_default=dict)
     dislodged = fields.Dict(keys=fields.String(), values=fields.List(fields.Nested(DislodgedSchema)),
@@ -191,6 +233,9 @@ class ProblemSchema(Schema):
 class HealthSchema(Schema):
     status = fields.String()
     redis = fields.Boolean()
+    workers = fields.List(fields.Dict())
+    scheduler = fields.Dict()
+    queue = fields.Dict()
 
 
 class VariantSchema(Schema):
@@ -298,6 +343,13 @@ class HistoryEntrySchema(Schema):
 class HistorySchema(Schema):
     game = fields.String()
     phases = fields.List(fields.Nested(HistoryEntrySchema))
+
+
+class GameExportSchema(Schema):
+    game = fields.Nested(GameSchema)
+    phases = fields.List(fields.Nested(HistoryEntrySchema))
+    exported_at = fields.String()
+    expires_at = fields.String(allow_none=True)
 
 
 class AdjudicationSchema(Schema):

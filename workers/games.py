@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextvars
 import json
+import os
 import secrets
 import time
 
@@ -30,6 +31,9 @@ from .store import Clock, Conflict, Forbidden, Invalid, NotFound, Unauthorized, 
 DEFAULT_DEADLINES = {"first_movement": 35 * 60, "movement": 20 * 60, "retreat": 5 * 60, "adjustment": 5 * 60}
 PHASE_KINDS = {"M": "movement", "R": "retreat", "A": "adjustment"}
 POSITION_FIELDS = ("phase", "units", "centers", "dislodged", "contested", "retreat_options", "adjustments")
+# Housekeeping: seconds a finished game, or one still forming with nobody joining, is kept (then it expires)
+FINISHED_TTL = int(os.environ.get("GAME_TTL_FINISHED", str(30 * 24 * 3600)))
+FORMING_TTL = int(os.environ.get("GAME_TTL_FORMING", str(7 * 24 * 3600)))
 _action: contextvars.ContextVar = contextvars.ContextVar("director_action", default=None)
 
 
@@ -83,9 +87,25 @@ class Games(Clock):
         if enqueue:
             self.store.enqueue_advance(pipe, self.table, gid, seq)
 
+    def _keep(self, pipe, gid: str, seconds: int | None) -> None:
+        """Queue (after MULTI): the game's keys expire in ``seconds`` (None: they are kept)."""
+        for key in (keys.game(gid), keys.players(gid), keys.tokens(gid), keys.history(gid), keys.proposals(gid),
+                    keys.audit("game", gid)):
+            if seconds is None:
+                pipe.persist(key)
+            else:
+                pipe.expire(key, seconds)
+
+    def export(self, gid: str) -> dict:
+        """The game and its whole history as one JSON document, and when it expires (None: not yet set to)."""
+        state, phases, ttl = self.public_state(gid), self.history(gid), self.r.ttl(keys.game(gid))
+        return {"game": state, "phases": phases, "exported_at": iso(time.time()),
+                "expires_at": iso(time.time() + ttl) if ttl > 0 else None}
+
     def _open_phase(self, pipe, g: dict, seq: int, position: dict, seated: list[str]) -> None:
         """Queue (after MULTI) the writes that open phase number ``seq`` at ``position``."""
         gid = g["id"]
+        self._keep(pipe, gid, None)
         settings = json.loads(g["settings"])
         to_order = [p for p in engine().powers_to_order(self._full(g, position)) if p in seated]
         kind = PHASE_KINDS[position["phase"][-1]]
@@ -136,6 +156,7 @@ class Games(Clock):
             "rules": json.dumps(rules), "settings": json.dumps(settings), "start": json.dumps(start),
             "last_year": spec.get("last_year") or "", "director": director or hash_token(token),
             "status": "forming", "seq": 0, "phase": "", "created_at": time.time(), **(extra or {})})
+        self.r.expire(keys.game(gid), FORMING_TTL)  # abandoned unless someone joins (or it starts)
         return self.public_state(gid), token
 
     def join(self, gid: str, name: str, power: str | None) -> tuple[dict, str]:
@@ -171,6 +192,7 @@ class Games(Clock):
             pipe.multi()
             pipe.hset(keys.players(gid), pid, json.dumps(player))
             pipe.hset(keys.tokens(gid), hash_token(token), pid)
+            self._keep(pipe, gid, FORMING_TTL)
             if len(players) == settings["seats"]:
                 self._start(pipe, g, players)
             return player
@@ -498,6 +520,8 @@ class Games(Clock):
         if position:
             fields |= {"phase": position["phase"], "position": json.dumps(position)}
         pipe.hset(keys.game(gid), mapping=fields)
+        if not g.get("tournament"):  # a tournament's boards stay as long as its standings need them
+            self._keep(pipe, gid, FINISHED_TTL)
         events.emit(self.store, pipe, self.table, gid, "game_ended", f"end-{seq}",
                     {"end": result["end"], "ended_by": ended_by, "winner": winner,
                      "phase": position["phase"] if position else g["phase"], "result": result})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from . import observe
 from .store import Store
 
 _tables: dict | None = None
@@ -27,11 +28,15 @@ def _stall() -> float:
     return float(os.environ.get("ADJ_FAULT_STALL_SECONDS") or 0)
 
 
+@observe.job
+@observe.step
 def advance(table: str, tid: str, seq: int) -> str:
     """Take step ``seq`` of a table that needs nobody now (a closed phase, server dice, a bot)."""
     return tables()[table].advance(tid, seq, stall=_stall())
 
 
+@observe.job
+@observe.step(deadline_arg=3)
 def on_deadline(table: str, tid: str, seq: int, deadline: int) -> str:
     """Scheduled for a step's deadline; a superseded deadline makes it a no-op."""
     return tables()[table].on_deadline(tid, seq, deadline, stall=_stall())

@@ -18,7 +18,7 @@ SPEC = ROOT / "openapi.yaml"
 # Fast failure recovery for tests: a job is declared abandoned 1 s after its
 # 10 s timeout, and an idle worker runs RQ's maintenance every ~2 s.
 TEST_ENV = {"ADJ_JOB_TIMEOUT": "10", "WORKER_HEARTBEAT_GRACE": "1", "WORKER_MAINTENANCE_INTERVAL": "1",
-            "WORKER_TTL": "17", "LOG_LEVEL": "INFO"}
+            "WORKER_TTL": "17", "LOG_LEVEL": "INFO", "RATE_LIMITS": "off"}
 
 
 def wait_for(condition, timeout: float = 20.0, what: str = "the condition", interval: float = 0.05):
@@ -79,6 +79,12 @@ def _text(body, **parameters) -> str:
     return body.decode() if isinstance(body, bytes) else body
 
 
+def _yaml(body, **parameters):
+    import yaml
+
+    return yaml.safe_load(_text(body))
+
+
 class Api:
     """requests, against the stack, with every response validated against openapi.yaml."""
 
@@ -91,7 +97,7 @@ class Api:
         self.http = requests.Session()
         self.spec = OpenAPI.from_file_path(str(SPEC), config=Config(
             extra_media_type_deserializers={"application/problem+json": json.loads,
-                                            "application/yaml": _text, "text/html": _text}))
+                                            "application/yaml": _yaml, "text/html": _text, "text/plain": _text}))
         self.checked = 0
 
     def call(self, method: str, path: str, token: str | None = None, json=None, data=None, check: bool = True,

@@ -1,0 +1,57 @@
+"""gunicorn's settings for the API: ``gunicorn -c python:service.gunicorn_conf 'service.app:create_app()'``
+(the launcher passes it; command-line flags still override what is set here).
+
+* What gunicorn itself refuses before the application sees it (a request
+  line over ``limit_request_line``, a malformed request, headers too large)
+  is answered as problem+json like every other error, not gunicorn's HTML.
+* A request whose body will not be read whole (announced larger than the
+  API takes, so the answer is a 413 without reading it; or chunked, whose
+  length nobody knows) is answered with ``Connection: close``: gunicorn drains
+  at most 64 KiB of an unread body before the next request, and closes the
+  connection when it cannot, so announcing keep-alive there would be a lie.
+* The Prometheus files of a gunicorn worker that exits are marked dead.
+"""
+from __future__ import annotations
+
+import json
+
+from gunicorn import util
+
+from service.http import MAX_BODY, PROBLEM
+from workers import observe  # noqa: F401  (sets PROMETHEUS_MULTIPROC_DIR for the workers gunicorn forks)
+
+worker_class = "gthread"
+
+_DETAILS = {
+    414: "path: the request line (method, path and query) is too long: {mesg}",
+    431: "headers: too large: {mesg}",
+    400: "the request is not valid HTTP: {mesg}",
+    403: "the request is not allowed: {mesg}",
+    417: "header Expect: {mesg}",
+    500: "the service failed to handle this request; it may or may not have been applied",
+    501: "{mesg}",
+}
+
+
+def _write_problem(sock, status_int, reason, mesg):
+    detail = _DETAILS.get(status_int, "{mesg}").format(mesg=mesg or reason)
+    body = json.dumps({"type": "about:blank", "title": reason, "status": status_int, "detail": detail})
+    util.write_nonblock(sock, (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
+                               f"Content-Type: {PROBLEM}\r\nContent-Length: {len(body)}\r\n\r\n{body}").encode("latin-1"))
+
+
+util.write_error = _write_problem
+
+
+def pre_request(worker, req):
+    length = next((value for name, value in req.headers if name == "CONTENT-LENGTH"), "")
+    chunked = any(name == "TRANSFER-ENCODING" for name, _ in req.headers)
+    if chunked or (length.isdigit() and int(length) > MAX_BODY):
+        req.force_close()
+
+
+def child_exit(server, worker):
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+

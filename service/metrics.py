@@ -1,0 +1,112 @@
+"""Prometheus metrics at ``/metrics``: what every process of the service
+counted (prometheus_client's multiprocess mode, see ``workers.observe``) and,
+read from Redis at each scrape, the queue, the workers and the scheduler.
+
+Counted by the API: requests by endpoint (the route's template), method and
+status, with a latency histogram; submissions (orders, answers) by status.
+Counted by the workers (``workers.observe.job``): jobs, their duration and
+retries; adjudications (steps taken) and their duration; the deadline lag.
+"""
+from __future__ import annotations
+
+import time
+from datetime import timezone
+
+from flask import Response, g, request
+
+from workers import keys, observe  # noqa: F401  (observe first: it sets PROMETHEUS_MULTIPROC_DIR)
+from workers.store import iso
+
+from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram,  # noqa: E402
+                               generate_latest, multiprocess)
+from prometheus_client.core import GaugeMetricFamily  # noqa: E402
+
+REQUESTS = Counter("adjudication_http_requests", "HTTP requests by endpoint, method and status",
+                   ["endpoint", "method", "status"])
+LATENCY = Histogram("adjudication_http_request_duration_seconds", "Time to answer an HTTP request",
+                    ["endpoint", "method"],
+                    buckets=(.001, .0025, .005, .01, .025, .05, .075, .1, .25, .5, 1, 2.5, 5, 10))
+SUBMISSIONS = Counter("adjudication_submissions", "Submissions (orders, answers) by table and status",
+                      ["table", "status"])
+# endpoint -> the table whose submissions it takes
+SUBMISSION_ENDPOINTS = {"games.submit_orders": "game", "resolutions.answer": "resolution"}
+
+
+def queue_state(store) -> dict:
+    """What the service's queue looks like now: its workers, its scheduler and the oldest waiting job
+    (queued, or due on the schedule but not yet queued)."""
+    from rq import Worker
+    from rq.job import Job
+    from rq.registry import ScheduledJobRegistry, StartedJobRegistry
+    from rq.scheduler import RQScheduler
+
+    conn, queue, now = store.queue.connection, store.queue, time.time()
+    workers = []
+    for w in Worker.all(queue=queue):
+        beat = w.last_heartbeat
+        if beat is not None and beat.tzinfo is None:
+            beat = beat.replace(tzinfo=timezone.utc)
+        workers.append({"name": w.name, "state": str(w.get_state()), "current_job": w.get_current_job_id(),
+                        "last_heartbeat": iso(beat.timestamp()) if beat else None})
+    lock = RQScheduler.get_locking_key(keys.QUEUE)
+    holder = conn.get(lock)
+    scheduler = {"running": holder is not None, "name": holder.decode() if holder else None,
+                 "lock_expires_in": conn.ttl(lock) if holder else None}
+    scheduled = ScheduledJobRegistry(keys.QUEUE, connection=conn)
+    due = conn.zrangebyscore(scheduled.key, "-inf", now, withscores=True)
+    oldest = None
+    first = queue.get_job_ids(0, 1)
+    job = Job.fetch(first[0], connection=conn) if first else None
+    if job is not None and job.enqueued_at:
+        since = job.enqueued_at.replace(tzinfo=timezone.utc).timestamp() if job.enqueued_at.tzinfo is None \
+            else job.enqueued_at.timestamp()
+        oldest = {"id": job.id, "since": iso(since), "seconds": round(now - since, 3)}
+    if due and (oldest is None or due[0][1] < now - oldest["seconds"]):
+        oldest = {"id": due[0][0].decode(), "since": iso(due[0][1]), "seconds": round(now - due[0][1], 3)}
+    return {"workers": workers, "scheduler": scheduler, "queue": {
+        "waiting": queue.count, "scheduled": scheduled.count, "due": len(due),
+        "started": StartedJobRegistry(keys.QUEUE, connection=conn).count, "oldest_waiting": oldest}}
+
+
+class QueueCollector:
+    """Gauges read from Redis at each scrape (so every API process reports the same values)."""
+
+    def __init__(self, store):
+        self.store = store
+
+    def collect(self):
+        state = queue_state(self.store)
+        q = state["queue"]
+        for name, doc, value in (
+                ("adjudication_queue_depth", "Jobs waiting in the queue", q["waiting"]),
+                ("adjudication_scheduled_jobs", "Deadline jobs on the schedule", q["scheduled"]),
+                ("adjudication_due_jobs", "Scheduled jobs past their time, not yet queued", q["due"]),
+                ("adjudication_started_jobs", "Jobs being run", q["started"]),
+                ("adjudication_oldest_waiting_job_seconds", "How long the oldest waiting job has waited",
+                 q["oldest_waiting"]["seconds"] if q["oldest_waiting"] else 0),
+                ("adjudication_workers", "Workers registered on the queue", len(state["workers"])),
+                ("adjudication_scheduler_running", "1 if a scheduler holds the queue's lock",
+                 int(state["scheduler"]["running"]))):
+            yield GaugeMetricFamily(name, doc, value=value)
+
+
+def init_app(app, store) -> None:
+    """Count every request (after ``service.logs``, which starts the clock)."""
+    registry = CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry)
+    registry.register(QueueCollector(store))
+    app.extensions["metrics_registry"] = registry
+
+    @app.after_request
+    def _count(response):
+        endpoint = request.url_rule.rule if request.url_rule is not None else "unmatched"
+        REQUESTS.labels(endpoint, request.method, str(response.status_code)).inc()
+        LATENCY.labels(endpoint, request.method).observe(time.perf_counter() - g.get("started", time.perf_counter()))
+        table = SUBMISSION_ENDPOINTS.get(request.endpoint or "")
+        if table:
+            SUBMISSIONS.labels(table, str(response.status_code)).inc()
+        return response
+
+
+def render(app) -> Response:
+    return Response(generate_latest(app.extensions["metrics_registry"]), content_type=CONTENT_TYPE_LATEST)

@@ -1,0 +1,134 @@
+"""Seeing the service run: structured JSON logs and Prometheus metrics, shared by
+the API processes and the workers.
+
+* **Logs**: :func:`configure_logging` makes the ``adjudication`` logger write one
+  JSON object a line on stderr (python-json-logger).  The API logs one line per
+  request (``service.logs``), a worker one line per job (:func:`job`).
+* **Metrics**: prometheus_client in multiprocess mode.  Every process of one
+  service (gunicorn's workers, the RQ workers) writes its samples into the
+  directory ``PROMETHEUS_MULTIPROC_DIR``; the launcher makes a fresh one per
+  run, and without it one per Redis URL under the temporary directory is used,
+  so that the processes of one service on one machine share it.  ``/metrics``
+  adds them up (``service.metrics``).  The variable must be set before
+  prometheus_client is imported, which is why this module sets it first.
+"""
+from __future__ import annotations
+
+import contextvars
+import functools
+import hashlib
+import logging
+import os
+import sys
+import tempfile
+import time
+
+
+def metrics_dir() -> str:
+    path = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if not path:
+        url = os.environ.get("REDIS_URL", "")
+        path = os.path.join(tempfile.gettempdir(), "adjudication-metrics",
+                            hashlib.sha256(url.encode()).hexdigest()[:12])
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = path
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+metrics_dir()
+
+from prometheus_client import Counter, Histogram  # noqa: E402  (after PROMETHEUS_MULTIPROC_DIR is set)
+
+LOGGER = "adjudication"
+
+JOBS = Counter("adjudication_jobs", "Jobs run, by job and outcome (done, noop, failed)", ["job", "outcome"])
+JOB_SECONDS = Histogram("adjudication_job_duration_seconds", "Time a job ran", ["job"],
+                        buckets=(.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60))
+JOB_RETRIES = Counter("adjudication_job_retries", "Job runs that were a retry (of a failed or abandoned run)", ["job"])
+ADJUDICATIONS = Counter("adjudication_adjudications", "Steps taken by jobs (a phase adjudicated, a resolution step "
+                        "taken)", ["table"])
+ADJUDICATION_SECONDS = Histogram("adjudication_adjudication_duration_seconds", "Time a job took to take a step",
+                                 ["table"], buckets=(.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10))
+DEADLINE_LAG = Histogram("adjudication_deadline_lag_seconds", "From a deadline to the next step being open",
+                         ["table"], buckets=(.1, .25, .5, .75, 1, 1.5, 2, 3, 5, 10, 30, 60, 120, 300))
+
+
+def configure_logging() -> logging.Logger:
+    """The ``adjudication`` logger, writing JSON lines on stderr (once per process)."""
+    from pythonjsonlogger.json import JsonFormatter
+
+    logger = logging.getLogger(LOGGER)
+    if not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(JsonFormatter("{levelname}{name}{message}", style="{", timestamp="time",
+                                           rename_fields={"levelname": "level", "name": "logger"}))
+        logger.addHandler(handler)
+        logger.setLevel(os.environ.get("LOG_LEVEL", "INFO").upper())
+        logger.propagate = False
+    return logger
+
+
+_in_job: contextvars.ContextVar[bool] = contextvars.ContextVar("in_job", default=False)
+
+
+def job(fn):
+    """Decorate an RQ job function: one JSON log line and the job metrics per run (a result starting
+    with "noop" did nothing).  A decorated job called from inside another (a batch) is not a job of
+    its own: it only runs."""
+
+    @functools.wraps(fn)
+    def run(*args):
+        if _in_job.get():
+            return fn(*args)
+        from rq import get_current_job
+
+        current = get_current_job()
+        retries = (current.number_of_retries or 0) if current else 0
+        name = fn.__name__
+        if retries:
+            JOB_RETRIES.labels(name).inc()
+        fields = {"job": name, "job_id": current.id if current else None, "args": list(args)[:8], "retry": retries}
+        token, start = _in_job.set(True), time.perf_counter()
+        try:
+            result = fn(*args)
+        except BaseException as e:
+            seconds = time.perf_counter() - start
+            JOBS.labels(name, "failed").inc()
+            JOB_SECONDS.labels(name).observe(seconds)
+            configure_logging().error("job", extra={**fields, "outcome": "failed", "error": repr(e)[:500],
+                                                    "duration_ms": round(seconds * 1000, 2)})
+            raise
+        finally:
+            _in_job.reset(token)
+        seconds = time.perf_counter() - start
+        outcome = "noop" if str(result).startswith("noop") else "done"
+        JOBS.labels(name, outcome).inc()
+        JOB_SECONDS.labels(name).observe(seconds)
+        configure_logging().info("job", extra={**fields, "outcome": outcome, "result": str(result)[:200],
+                                               "duration_ms": round(seconds * 1000, 2)})
+        return result
+
+    return run
+
+
+def step(fn=None, *, deadline_arg: int | None = None):
+    """Decorate a function ``f(table, id, seq, ...)`` that takes a step of a table (a result starting
+    with "noop" took none): counts the steps taken and their duration, and, if the argument at index
+    ``deadline_arg`` is the deadline (epoch seconds) that made the step, the lag from it to now (the
+    next step being open)."""
+    if fn is None:
+        return functools.partial(step, deadline_arg=deadline_arg)
+
+    @functools.wraps(fn)
+    def run(*args):
+        start = time.perf_counter()
+        result = fn(*args)
+        if not str(result).startswith("noop"):
+            table = str(args[0])
+            ADJUDICATIONS.labels(table).inc()
+            ADJUDICATION_SECONDS.labels(table).observe(time.perf_counter() - start)
+            if deadline_arg is not None:
+                DEADLINE_LAG.labels(table).observe(time.time() - float(args[deadline_arg]))
+        return result
+
+    return run
