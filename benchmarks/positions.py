@@ -1,10 +1,14 @@
-"""Realistic movement phases for the benchmark, made by random play.
+"""Realistic phases for the benchmark, made by random play.
 
-Games start from the standard position; every movement phase each unit gets a
-random plausible order (moves, supports of neighbours' moves and holds,
-convoys where a fleet at sea touches an army), and the game is advanced with
-our own engine so positions drift the way real games do: fronts, dislodgements,
-builds.  The same seed always gives the same phases.
+Games start from the standard position.  Every movement phase each unit gets a
+random plausible order (moves, supports of neighbours' moves and holds, convoys
+where a fleet at sea touches an army); the retreat and adjustment phases that
+follow get random orders too (retreats to an open place or disbands, builds of
+either type, disbands, some left to the civil-disorder rule).  The game is
+advanced with our own engine, so positions drift the way real games do:
+fronts, dislodgements, builds.  The phase mix is whatever play gives: every
+movement phase, and the retreat and winter phases that somebody must order
+(empty ones are skipped, spec 5.3).  The same seed always gives the same phases.
 """
 from __future__ import annotations
 
@@ -60,38 +64,82 @@ def _orders(position: dict, rng: random.Random) -> dict[str, list[str]]:
     return per_power
 
 
-def _builds(position: dict, rng: random.Random) -> dict[str, list[str]]:
-    occupied = {u.split()[1][:3] for us in position["units"].values() for u in us}
-    orders = {}
-    for power, count in position.get("adjustments", {}).items():
-        if count <= 0:
-            continue
-        free = [c for c in BOARD.home_centers.get(power, ()) if c in position["centers"].get(power, ()) and c not in occupied]
-        rng.shuffle(free)
-        orders[power] = [f"A {c} B" for c in free[:count]]
+def _retreats(position: dict, rng: random.Random) -> dict[str, list[str]]:
+    """Most dislodged units retreat to one of their options; some disband, some get nothing."""
+    orders: dict[str, list[str]] = {}
+    for power, entries in position["dislodged"].items():
+        for entry in entries:
+            unit, roll = entry["unit"], rng.random()
+            options = position["retreat_options"].get(unit) or []
+            if roll < 0.75 and options:
+                orders.setdefault(power, []).append(f"{unit} R {rng.choice(options)}")
+            elif roll < 0.9:
+                orders.setdefault(power, []).append(f"{unit} D")
     return orders
 
 
-def movement_phases(count: int, seed: int = 1901, years: int = 12) -> list[dict]:
-    """``count`` movement-phase requests (with orders) from random games."""
+def _adjustments(position: dict, rng: random.Random) -> dict[str, list[str]]:
+    """Builds of either type in free home centres (now and then a waive); disbands,
+    sometimes too few so that the civil-disorder rule picks the rest."""
+    occupied = {u.split()[1][:3] for us in position["units"].values() for u in us}
+    orders: dict[str, list[str]] = {}
+    for power, count in position.get("adjustments", {}).items():
+        if count > 0:
+            free = [c for c in BOARD.home_centers[power]
+                    if c in position["centers"].get(power, ()) and c not in occupied]
+            rng.shuffle(free)
+            for centre in free[:count]:
+                if rng.random() < 0.1:
+                    orders.setdefault(power, []).append("WAIVE")
+                elif BOARD.provinces[centre].kind == "coastal" and rng.random() < 0.4:
+                    loc = rng.choice(BOARD.coasts[centre]) if centre in BOARD.coasts else centre
+                    orders.setdefault(power, []).append(f"F {loc} B")
+                else:
+                    orders.setdefault(power, []).append(f"A {centre} B")
+        else:
+            units = list(position["units"].get(power, ()))
+            rng.shuffle(units)
+            given = -count if rng.random() < 0.8 else rng.randint(0, -count)
+            orders[power] = [f"{unit} D" for unit in units[:given]]
+    return orders
+
+
+ORDERS = {"M": _orders, "R": _retreats, "A": _adjustments}
+
+
+def game_phases(count: int, seed: int = 1901, years: int = 12) -> list[list[dict]]:
+    """``count`` phase requests (with orders) from random games, game by game, in
+    the order they were played.  Each game lasts until a solo victory or
+    ``years`` years."""
     rng = random.Random(seed)
-    phases: list[dict] = []
-    while len(phases) < count:
+    games: list[list[dict]] = []
+    total = 0
+    while total < count:
         position = initial_position("standard")
-        for _ in range(years * 5):
+        game: list[dict] = []
+        games.append(game)
+        while total < count and position["phase"][1:5] < str(1901 + years):
             phase = position["phase"]
-            if phase.endswith("M"):
-                request = {"variant": "standard", "phase": phase, "units": position["units"],
-                           "centers": position["centers"], "orders": _orders(position, rng)}
-                phases.append(request)
-                if len(phases) == count:
-                    break
-            elif phase.endswith("A"):
-                request = {**position, "variant": "standard", "orders": _builds(position, rng)}
-            else:
-                request = {**position, "variant": "standard", "orders": {}}
+            request = {"variant": "standard", "phase": phase, "units": position["units"],
+                       "centers": position["centers"]}
+            if phase.endswith("R"):
+                request.update(dislodged=position["dislodged"], contested=position["contested"],
+                               retreat_options=position["retreat_options"])
+            request["orders"] = ORDERS[phase[-1]](position, rng)
+            game.append(request)
+            total += 1
             response = adjudicate(request)
             if "winner" in response:
                 break
             position = response["next"]
-    return phases
+    return games
+
+
+def movement_phases(count: int, seed: int = 1901, years: int = 12) -> list[dict]:
+    """``count`` movement-phase requests (with orders) from random games."""
+    out: list[dict] = []
+    for game in game_phases(count * 2, seed, years):
+        out.extend(r for r in game if r["phase"].endswith("M"))
+        if len(out) >= count:
+            break
+    return out[:count]

@@ -1,0 +1,108 @@
+"""Runs inside the benchmark's own virtualenv, where the PyPI package
+``diplomacy`` (the MILA engine) is installed; it never imports this project.
+
+    python diplomacy_mila_runner.py GAMES.json
+
+GAMES.json is ``{"games": [[request, ...], ...]}``: the phases of each random
+game in the order they were played, in our interchange format (movement,
+retreat and adjustment phases).  Prints one JSON object with two timings and
+MILA's view of every phase:
+
+* ``long_game``: the way MILA runs a long game.  One ``Game`` per game, built
+  before the clock starts; per phase only ``set_orders`` for each power and
+  ``process()`` are timed.  Whenever MILA's position is not the one our phase
+  starts from (the engines disagreed earlier, or MILA skipped differently), the
+  game is re-created at our position, off the clock, and counted in
+  ``resyncs``.
+* ``set_up``: per phase a new ``Game`` set up at the position, then
+  ``set_orders`` and ``process()``, all timed.
+
+Seconds are summed per phase type (M, R, A).  ``after`` holds, per phase, the
+units MILA leaves on the board (dislodged ones left out) and the phase it
+goes on to, from the long-game run.
+"""
+import json
+import sys
+import time
+
+from diplomacy import Game
+
+
+def set_up(request):
+    """A new Game at the request's position (any phase type)."""
+    game = Game()
+    game.clear_units()
+    game.set_current_phase(request["phase"])
+    dislodged = request.get("dislodged") or {}
+    for power in set(request["units"]) | set(dislodged):
+        units = list(request["units"].get(power, ()))
+        units += ["*" + d["unit"] for d in dislodged.get(power, ())]
+        game.set_units(power, units, reset=True)
+    for power, centers in request["centers"].items():
+        game.set_centers(power, centers, reset=True)
+    if request["phase"].endswith("R"):
+        # MILA's own set-up knows no attacker or standoff: use the options of the position
+        options = request.get("retreat_options") or {}
+        for power in dislodged:
+            mila_power = game.get_power(power)
+            for unit in list(mila_power.retreats):
+                mila_power.retreats[unit] = list(options.get(unit, ()))
+    return game
+
+
+def same_position(game, request):
+    if game.get_current_phase() != request["phase"]:
+        return False
+    units = game.get_units()
+    centers = game.get_centers()
+    for power in set(units) | set(request["units"]):
+        mine = sorted(u for u in units.get(power, ()) if not u.startswith("*"))
+        if mine != sorted(request["units"].get(power, ())):
+            return False
+        if request["phase"].endswith("R"):
+            waiting = sorted(u[1:] for u in units.get(power, ()) if u.startswith("*"))
+            if waiting != sorted(d["unit"] for d in (request.get("dislodged") or {}).get(power, ())):
+                return False
+        if sorted(centers.get(power, ())) != sorted(request["centers"].get(power, ())):
+            return False
+    return True
+
+
+def play(game, request):
+    for power, orders in request["orders"].items():
+        game.set_orders(power, orders)
+    game.process()
+
+
+def view(game):
+    after = {power: sorted(u for u in units if not u.startswith("*"))
+             for power, units in game.get_units().items()}
+    return {"units": {p: us for p, us in after.items() if us}, "phase": game.get_current_phase()}
+
+
+def main(path):
+    games = json.load(open(path))["games"]
+    clock = time.perf_counter
+    long_game = {"M": 0.0, "R": 0.0, "A": 0.0}
+    setup = {"M": 0.0, "R": 0.0, "A": 0.0}
+    after, resyncs = [], 0
+    for phases in games:
+        game = Game()
+        for request in phases:
+            if not same_position(game, request):
+                game = set_up(request)
+                resyncs += 1
+            started = clock()
+            play(game, request)
+            long_game[request["phase"][-1]] += clock() - started
+            after.append(view(game))
+    for phases in games:
+        for request in phases:
+            started = clock()
+            play(set_up(request), request)
+            setup[request["phase"][-1]] += clock() - started
+    json.dump({"long_game": long_game, "set_up": setup, "resyncs": resyncs, "after": after}, sys.stdout)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
