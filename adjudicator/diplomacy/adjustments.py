@@ -11,13 +11,15 @@ from .position import Position, Unit, make_unit
 def adjustment_counts(units_by_power: dict[str, list[Unit]], centers: dict[str, list[str]],
                       neutral) -> dict[str, int]:
     """Builds (+) a power can actually make, or disbands (-) it owes."""
-    occupied = {u.prov for us in units_by_power.values() for u in us}
+    occupied = None
     out = {}
     for power in dict.fromkeys(list(units_by_power) + list(centers)):
         n = len(centers.get(power, ())) - len(units_by_power.get(power, ()))
         if n > 0:
             if power in neutral:
                 continue  # neutral powers never build (spec 13.1)
+            if occupied is None:
+                occupied = {u.prov for us in units_by_power.values() for u in us}
             owned = set(centers.get(power, ()))
             free = [h for h in BOARD.home_centers[power] if h in owned and h not in occupied]
             n = min(n, len(free))

@@ -27,65 +27,79 @@ def adjudicate(request: dict) -> dict:
 
 # -- movement -------------------------------------------------------------------
 def _movement(pos: Position) -> dict:
-    orders, entries = read_orders(pos)
+    orders, entries, unordered = read_orders(pos)
     mv = Movement(pos, orders).run()
+    results = _movement_results(pos, orders, entries, unordered, mv)
+    new_units = _units_after(pos, orders, mv)
+    retreating, contested, disbanded = {}, set(), {}
+    if mv.dislodged:
+        retreating, contested, disbanded = _dislodged(pos, mv, new_units)
+    if disbanded:
+        _mark_disbanded(results, pos, disbanded)
+    return _after_movement(pos, results, new_units, retreating, contested, disbanded)
+
+
+def _movement_results(pos, orders, entries, unordered, mv) -> list[dict]:
+    """One result per order given, in order; then a hold for each unit not ordered."""
     outcome = mv.outcome
+    dislodged = mv.dislodged
+    succeeds = mv.resolver.resolved
     results = []
     append = results.append
-    accounted = set()
     for e in entries:
-        power, o, text, reason = e[0], e[1], e[2], e[3]
-        if reason is None:
-            accounted.add(o.prov)
-            result, why = outcome(o)
-            if why is None:
+        power, o, reason = e[0], e[1], e[3]
+        if reason is None:  # the unit's legal order
+            if o.prov not in dislodged and (o.kind == "H" or succeeds[o.prov]):
                 append({"power": power, "unit": o.unit.name, "order": o.canon,
-                        "outcome": result})
+                        "outcome": "succeeds"})
             else:
+                result, why = outcome(o)
                 append({"power": power, "unit": o.unit.name, "order": o.canon,
                         "outcome": result, "reason": why})
-            continue
-        if reason is REPEAT:  # the unit's order is the first of these (spec 7.8f)
+        elif reason is REPEAT:  # the unit's order is the first of these (spec 7.8f)
             append({"power": power, "unit": o.unit.name, "order": orders[o.prov].canon,
                     "outcome": "fails", "reason": REPEAT})
-            continue
-        r = {"power": power}
-        if o is not None:
-            r["unit"] = o.unit.name
-            accounted.add(o.prov)
-        shown = None
-        if len(e) > 4:
-            parsed = e[4]
-            unit = o.unit if o is not None else None
-            target = pos.units.get(parsed.tloc[:3]) if parsed.tloc else None
-            try:
-                shown = written(parsed, unit, target)
-            except Exception:  # pragma: no cover - display only
-                shown = None
-        r["order"] = shown or text
-        if o is not None and o.prov in mv.dislodged:
-            a = mv.dislodged[o.prov]
-            r["outcome"] = "dislodged"
-            r["reason"] = f"order invalid ({reason}); dislodged by {a.unit} from {a.prov}"
         else:
-            r["outcome"] = "invalid"
-            r["reason"] = reason
+            append(_invalid_result(pos, e, dislodged))
+    for u in unordered:  # in the order of the request's units
+        result, why = outcome(orders[u.prov])
+        r = {"power": u.power, "unit": u.name, "order": f"{u.name} H", "outcome": result}
+        if why is not None:
+            r["reason"] = why
         append(r)
-    if len(accounted) < len(pos.units):
-        for power, us in pos.power_units.items():
-            for u in us:
-                if u.prov not in accounted:
-                    result, why = outcome(orders[u.prov])
-                    r = {"power": power, "unit": u.name, "order": f"{u.name} H",
-                         "outcome": result}
-                    if why is not None:
-                        r["reason"] = why
-                    append(r)
+    return results
 
-    # the position after movement
+
+def _invalid_result(pos, e, dislodged) -> dict:
+    power, o, text, reason = e[0], e[1], e[2], e[3]
+    r = {"power": power}
+    if o is not None:
+        r["unit"] = o.unit.name
+    shown = None
+    if len(e) > 4:
+        parsed = e[4]
+        unit = o.unit if o is not None else None
+        target = pos.units.get(parsed.tloc[:3]) if parsed.tloc else None
+        try:
+            shown = written(parsed, unit, target)
+        except Exception:  # pragma: no cover - display only
+            shown = None
+    r["order"] = shown or text
+    if o is not None and o.prov in dislodged:
+        a = dislodged[o.prov]
+        r["outcome"] = "dislodged"
+        r["reason"] = f"order invalid ({reason}); dislodged by {a.unit} from {a.prov}"
+    else:
+        r["outcome"] = "invalid"
+        r["reason"] = reason
+    return r
+
+
+def _units_after(pos, orders, mv) -> dict[str, list[Unit]]:
+    """The units after movement, by power: the dislodged gone, the movers moved."""
     new_units: dict[str, list[Unit]] = {}
     gone = mv.dislodged
-    succeeded = mv.resolver.resolved
+    succeeds = mv.resolver.resolved
     for power, us in pos.power_units.items():
         out = new_units[power] = []
         for u in us:
@@ -93,31 +107,33 @@ def _movement(pos: Position) -> dict:
             if prov in gone:
                 continue
             o = orders[prov]
-            if o.kind == "M" and o.reason is None and succeeded.get(prov):
+            if o.kind == "M" and o.reason is None and succeeds[prov]:
                 out.append(make_unit(u.power, u.type, o.dest))
             else:
                 out.append(u)
-    dislodged = {}
+    return new_units
+
+
+def _dislodged(pos, mv, new_units):
+    """(units that can retreat: province -> (unit, attacked from, options),
+    contested provinces, units disbanded at once by power)."""
+    contested = mv.contested()
+    occupied = {u.prov for us in new_units.values() for u in us}
+    retreating = {}
     disbanded: dict[str, list[str]] = {}
     for prov, attacker in mv.dislodged.items():
         u = pos.units[prov]
         if u.power in pos.neutral:  # neutral units never retreat (spec 13.1)
             disbanded.setdefault(u.power, []).append(u.name)
             continue
-        dislodged[prov] = (u, None if attacker.via else attacker.prov)
-    contested = mv.contested()
-    occupied = {u.prov for us in new_units.values() for u in us}
-    retreating = {}
-    for prov, (u, af) in dislodged.items():
+        af = None if attacker.via else attacker.prov
         options = retreat_options(u, af, occupied, contested, pos.impassable)
         if options:
             retreating[prov] = (u, af, options)
         else:  # nowhere to go: disbanded at once, no retreat phase for it (spec 5.3, 9.3)
             disbanded.setdefault(u.power, []).append(u.name)
-    if disbanded:
-        disbanded = {p: sorted(disbanded[p]) for p in BOARD.powers if p in disbanded}
-        _mark_disbanded(results, pos, disbanded)
-    return _after_movement(pos, results, new_units, retreating, contested, disbanded)
+    disbanded = {p: sorted(disbanded[p]) for p in BOARD.powers if p in disbanded}
+    return retreating, contested, disbanded
 
 
 def _mark_disbanded(results, pos, disbanded) -> None:
@@ -170,7 +186,7 @@ def _end_of_year(pos, results, new_units, disbanded=None) -> dict:
             if u.prov in sc and owner.get(u.prov) != p:
                 changed[u.prov] = p
     if not changed:
-        centers = {p: list(cs) for p, cs in pos.centers.items()}
+        centers = pos.centers
     else:
         owner.update(changed)
         centers = {p: [c for c in cs if owner[c] == p] for p, cs in pos.centers.items()}
@@ -220,7 +236,7 @@ def _next(pos, season, year, ptype, units_by_power, centers) -> dict:
         "rules": rules,
         "phase": f"{season}{year}{ptype}",
         "units": {p: [u.name for u in us] for p, us in units_by_power.items()},
-        "centers": {p: list(cs) for p, cs in centers.items()},
+        "centers": centers,  # lists made for this request (read_position): not copied
         "dislodged": {},
         "contested": [],
         "retreat_options": {},

@@ -10,16 +10,8 @@ the Szykman rule (the convoys in the cycle are cancelled).
 from __future__ import annotations
 
 from .board import BOARD
-from .orders import REPEAT, OrderError, Parsed, parse
-from .orders import _cache as _parse_cache
-
-
-def _uncached_parse(text: str) -> tuple:
-    """(parsed, reason, unit location) when the parse cache is full."""
-    try:
-        return (parse(text), None, None)
-    except OrderError as err:
-        return (None, str(err), err.loc)
+from .orders import REPEAT, OrderError, Parsed, reading
+from .orders import _cache as _readings
 from .position import Position, Unit
 from .resolver import Resolver
 
@@ -82,7 +74,11 @@ def on_minimal_route(src: str, dst: str, via: str, seas) -> bool:
 # -- orders -------------------------------------------------------------------
 class Order:
     """A movement order of one unit, legal in the position (or an invalid one
-    kept as a hold)."""
+    kept as a hold).
+
+    Legal orders are cached and shared between phases (:meth:`Legality.check_or_reason`),
+    so an Order is never altered: :meth:`changed` makes an altered copy.
+    """
 
     __slots__ = ("kind", "unit", "prov", "tprov", "dest", "dprov", "via", "text",
                  "reason", "canon")
@@ -100,6 +96,12 @@ class Order:
         self.reason = reason  # not None: invalid, kept as a hold
         self.canon = canon
 
+    def changed(self, **attributes) -> "Order":
+        o = Order.__new__(Order)
+        for name in Order.__slots__:
+            setattr(o, name, attributes.get(name, getattr(self, name)))
+        return o
+
 
 def canonical(o: Order, units) -> str:
     u = o.unit
@@ -115,13 +117,15 @@ def canonical(o: Order, units) -> str:
     return f"{u.type} {u.loc} C {t.type} {t.loc} - {o.dprov}"
 
 
-_check_cache: dict = {}
+#: legality answers that depend only on the order's text and the units it names,
+#: one dict per (neutral powers, impassable provinces): text, unit, target -> answer
+_check_caches: dict[tuple, dict] = {}
 
 
-def _remember(key, value) -> None:
-    if len(_check_cache) > 200_000:
-        _check_cache.clear()
-    _check_cache[key] = value
+def _remember(cache: dict, key, value) -> None:
+    if len(cache) > 200_000:
+        cache.clear()
+    cache[key] = value
 
 
 class Legality:
@@ -134,6 +138,10 @@ class Legality:
                                     if u.type == "F" and p in SEAS)
         self.impassable = pos.impassable
         self.used_fleets = False
+        context = (pos.neutral, pos.impassable)
+        self.cache = _check_caches.get(context)
+        if self.cache is None:
+            self.cache = _check_caches[context] = {}
 
     def convoy_possible(self, src: str, dst: str) -> bool:
         self.used_fleets = True
@@ -192,27 +200,29 @@ class Legality:
 
         Answers that do not depend on where the fleets are (everything but
         convoys and convoyed moves) are cached per process, keyed by the text
-        and the units it names.
+        and the units it names (a unit's name says its type and place): the
+        same Order object comes back each time.
         """
         units = self.units
         unit = units.get(parsed.loc[:3]) if parsed.loc else None
-        key = (text, power, unit, units.get(parsed.tloc[:3]) if parsed.tloc else None,
-               self.pos.neutral, self.impassable)
-        hit = _check_cache.get(key)
-        if hit is not None:
-            if hit[0] is None:
-                return hit[1]
-            return Order(hit[0], unit, hit[1], hit[2], hit[3], text, hit[4])
+        if unit is None or unit.power != power:
+            return self._uncached(parsed, power, text)
+        target = units.get(parsed.tloc[:3]) if parsed.tloc else None
+        key = (text, power, unit.name, target.name if target is not None else None)
+        hit = self.cache.get(key)
+        if hit is None:
+            hit = self._uncached(parsed, power, text)
+            if not self.used_fleets and (type(hit) is str or hit.kind != "C"):
+                _remember(self.cache, key, hit)
+        return hit
+
+    def _uncached(self, parsed: Parsed, power: str, text: str):
         self.used_fleets = False
         try:
             o = self._check(parsed, power, text)
         except OrderError as err:
-            if not self.used_fleets:
-                _remember(key, (None, str(err)))
             return str(err)
-        o.canon = canonical(o, units)
-        if not self.used_fleets and o.kind != "C":
-            _remember(key, (o.kind, o.dest, o.tprov, o.via, o.canon))
+        o.canon = canonical(o, self.units)
         return o
 
     def _check(self, parsed: Parsed, power: str, text: str) -> Order:
@@ -285,92 +295,112 @@ class Legality:
 def read_orders(pos: Position, legality: Legality | None = None):
     """Parse and check every power's orders.
 
-    Returns (orders, entries) where ``orders`` maps province -> the unit's
-    :class:`Order` (invalid and missing orders become holds) and ``entries``
-    is the list of [power, Order-or-None, text, reason(, parsed)] in input
-    order, one per input order.  An identical repeat of a unit's legal order
-    keeps its Order and has the reason :data:`REPEAT`.
+    Returns (orders, entries, unordered) where ``orders`` maps province -> the
+    unit's :class:`Order` (invalid and missing orders become holds),
+    ``entries`` is the list of [power, Order-or-None, text, reason(, parsed)]
+    in input order, one per input order, and ``unordered`` the units given no
+    order, in the order of ``pos.units``.  An identical repeat of a unit's legal
+    order keeps its Order and has the reason :data:`REPEAT`.
     """
     legality = legality or Legality(pos)
     check = legality.check_or_reason
+    known = legality.cache
     units = pos.units
     entries = []  # [power, order|None, text, reason(, parsed)]
-    by_unit: dict[str, list] = {}
+    orders: dict[str, Order] = {}  # the first order seen for each unit
+    several: dict[str, list] = {}  # units with more than one order: their entries
+    convoys = False
     for power in pos.power_order:
         olist = pos.orders.get(power)
         if not olist:
             continue
         for raw in olist:
             text = raw.strip()
-            hit = _parse_cache.get(text)
-            if hit is None:
-                try:
-                    parse(text)
-                except OrderError:
-                    pass
-                hit = _parse_cache.get(text) or _uncached_parse(text)
-            parsed = hit[0]
+            hit = _readings.get(text) or reading(text)
+            parsed, unit = hit[0], units.get(hit[3])
             if parsed is None:  # unreadable; still the unit's order if it names one
-                e = [power, None, text, hit[1]]
-                entries.append(e)
-                unit = units.get(hit[2][:3]) if hit[2] else None
-                if unit is not None and unit.power == power:
-                    e[1] = Order("H", unit, text=text, reason=hit[1])
-                    by_unit.setdefault(unit.prov, []).append(e)
-                continue
-            o = check(parsed, power, text)
-            if type(o) is str:
-                e = [power, None, text, o, parsed]
-                entries.append(e)
-                unit = units.get(parsed.loc[:3]) if parsed.loc else None
-                if unit is not None and unit.power == power:
-                    e[1] = Order("H", unit, text=text, reason=o)
-                    by_unit.setdefault(unit.prov, []).append(e)
-                continue
-            e = [power, o, text, None]
-            entries.append(e)
-            lst = by_unit.get(o.prov)
-            if lst is None:
-                by_unit[o.prov] = [e]
+                o = hit[1]
+                e = [power, None, text, o]
             else:
-                lst.append(e)
-    orders: dict[str, Order] = {}
-    for prov, es in by_unit.items():
-        if len(es) == 1:  # the usual case
-            orders[prov] = es[0][1]
-            continue
-        canons = {}
-        for e in es:
-            o = e[1]
-            key = o.canon if o.reason is None else "invalid:" + e[2]
-            first = canons.get(key)
-            if first is None:
-                canons[key] = e
-            elif o.reason is None:  # an identical repeat counts once (spec 7.8f)
-                e[3] = REPEAT      # and gets its own result
-        if len(canons) > 1:  # spec 7.8f: different orders for one unit
-            for e in es:
-                e[3] = "several different orders for one unit"
-                e[1].reason = e[3]
-            orders[prov] = Order("H", es[0][1].unit, reason="several orders")
-        else:
-            orders[prov] = es[0][1]
+                o = None
+                if unit is not None and unit.power == power:
+                    # check_or_reason's cached answer, looked up here (the usual case)
+                    target = units.get(hit[4])
+                    o = known.get((text, power, unit.name,
+                                   target.name if target is not None else None))
+                if o is None:
+                    o = check(parsed, power, text)
+                if type(o) is not str:  # legal
+                    e = [power, o, text, None]
+                    entries.append(e)
+                    prov = o.prov
+                    if prov not in orders:
+                        orders[prov] = o
+                    else:
+                        _another(prov, e, orders, entries, several)
+                    if o.kind == "C":
+                        convoys = True
+                    continue
+                e = [power, None, text, o, parsed]
+            entries.append(e)
+            if unit is not None and unit.power == power:
+                e[1] = Order("H", unit, text=text, reason=o)
+                if unit.prov not in orders:
+                    orders[unit.prov] = e[1]
+                else:
+                    _another(unit.prov, e, orders, entries, several)
+    if several:
+        _several_orders(orders, entries, several)
     # E5 (DATC v3.0 4.A.3): a move to an adjacent province goes by convoy when
     # it says VIA, or when a fleet of its own power is ordered to convoy it and
     # that fleet is on a route that needs it.
-    for o in orders.values():
+    for o in orders.values() if convoys else ():
         if o.kind == "C" and o.reason is None:
             m = orders.get(o.tprov)
             if (m is not None and m.kind == "M" and not m.via and m.reason is None
                     and m.dprov == o.dprov and m.unit.power == o.unit.power
                     and on_minimal_route(m.prov, m.dprov, o.prov, legality.fleet_seas)):
-                m.via = True
-                m.canon = canonical(m, pos.units)
+                convoyed = m.changed(via=True)
+                convoyed.canon = canonical(convoyed, pos.units)
+                for e in entries:  # the unit's result shows the order as carried out
+                    if e[1] is m:
+                        e[1] = convoyed
+                orders[m.prov] = convoyed
+    unordered = []
     if len(orders) < len(units):
         for prov, unit in units.items():
             if prov not in orders:
                 orders[prov] = Order("H", unit)
-    return orders, entries
+                unordered.append(unit)
+    return orders, entries, unordered
+
+
+def _another(prov: str, e: list, orders: dict, entries: list, several: dict) -> None:
+    """Note ``e``, a further order for the unit in ``prov``, beside its first."""
+    es = several.get(prov)
+    if es is None:  # the entry of the first order: the first that holds it
+        es = several[prov] = [next(x for x in entries if x[1] is orders[prov])]
+    es.append(e)
+
+
+def _several_orders(orders: dict, entries: list, several: dict) -> None:
+    """Units given more than one order (spec 7.8f): identical repeats count once
+    (each still gets a result, :data:`REPEAT`); different orders are all invalid
+    and the unit holds."""
+    for prov, es in several.items():
+        canons = {}
+        for e in es:
+            o = e[1]
+            key = o.canon if o.reason is None else "invalid:" + e[2]
+            if key not in canons:
+                canons[key] = e
+            elif o.reason is None:
+                e[3] = REPEAT
+        if len(canons) > 1:
+            for e in es:
+                e[3] = "several different orders for one unit"
+                e[1] = e[1].changed(reason=e[3])
+            orders[prov] = Order("H", es[0][1].unit, reason="several orders")
 
 
 _SUCCEEDS = ("succeeds", None)
@@ -389,12 +419,12 @@ class Movement:
         self.convoys_of: dict[str, list[Order]] = {}  # army province -> matched convoys
         self.matched: set[str] = set()  # supports and convoys that match an order
         self.cancelled: set[str] = set()  # convoys cancelled by the Szykman rule
-        valid = [o for o in orders.values() if o.reason is None]
-        for o in valid:
+        for o in orders.values():
+            if o.reason is not None:
+                continue
             if o.kind == "M":
                 self.moves_into.setdefault(o.dprov, []).append(o)
-        for o in valid:
-            if o.kind == "S":
+            elif o.kind == "S":
                 t = orders.get(o.tprov)
                 if o.dest is None:
                     ok = t.kind != "M" or t.reason is not None
@@ -539,21 +569,46 @@ class Movement:
         return True
 
     # -- after resolution --------------------------------------------------
+    def _settle_the_obvious(self) -> None:
+        """Decide at once, without the resolver, the orders that depend on no other
+        decision (most of them): an unopposed move into an empty province; an
+        unmatched support or convoy (void); a matched support that no foreign unit
+        moves against; a matched convoy that nothing attacks."""
+        settled = self.resolver.resolved
+        orders, moves_into, matched = self.orders, self.moves_into, self.matched
+        for prov, o in orders.items():
+            kind = o.kind
+            if o.reason is not None or kind == "H":
+                continue
+            if kind == "M":
+                if not o.via and o.dprov not in orders and len(moves_into[o.dprov]) == 1:
+                    settled[prov] = True
+            elif prov not in matched:
+                settled[prov] = False
+            else:
+                attackers = moves_into.get(prov)
+                if not attackers or (kind == "S" and all(m.unit.power == o.unit.power
+                                                         for m in attackers)):
+                    settled[prov] = True
+
     def run(self):
-        for prov in sorted(self.orders):
-            o = self.orders[prov]
-            if o.reason is None and o.kind != "H":
-                self.resolve(prov)
+        self._settle_the_obvious()
+        orders = self.orders
+        succeeds = self.resolver.resolved
+        # in a fixed order, so that the resolver's guesses are always the same
+        for prov in sorted(p for p, o in orders.items()
+                           if p not in succeeds and o.reason is None and o.kind != "H"):
+            self.resolve(prov)
+        # now every order is decided: read the answers
         self.arrived: dict[str, Order] = {}
         for dprov, ms in self.moves_into.items():
             for m in ms:
-                if self.resolve(m.prov):
+                if succeeds[m.prov]:
                     self.arrived[dprov] = m
         self.dislodged: dict[str, Order] = {}  # province -> attacker's order
-        orders = self.orders
         for prov, a in self.arrived.items():
             o = orders.get(prov)
-            if o is not None and not (o.kind == "M" and o.reason is None and self.resolve(prov)):
+            if o is not None and not (o.kind == "M" and o.reason is None and succeeds[prov]):
                 self.dislodged[prov] = a
         return self
 

@@ -247,16 +247,26 @@ def _loc(tok) -> str:
     return tok[1] + "/" + tok[2] if tok[2] else tok[1]
 
 
-def parse(text: str) -> Parsed:
-    """Read one order.  Raises :class:`OrderError` with a short reason."""
+def reading(text: str) -> tuple:
+    """What ``text`` says, cached per process: (Parsed or None, the reason it
+    cannot be read or None, the ordered unit's location or None, its province,
+    the supported / convoyed unit's province)."""
     hit = _cache.get(text)
     if hit is None:
         try:
-            hit = (_parse(text), None, None)
+            p = _parse(text)
+            hit = (p, None, p.loc, p.loc[:3] if p.loc else None, p.tloc[:3] if p.tloc else None)
         except OrderError as err:
-            hit = (None, str(err), _unit_loc(text))
+            loc = _unit_loc(text)
+            hit = (None, str(err), loc, loc[:3] if loc else None, None)
         if len(_cache) < 100_000:
             _cache[text] = hit
+    return hit
+
+
+def parse(text: str) -> Parsed:
+    """Read one order.  Raises :class:`OrderError` with a short reason."""
+    hit = reading(text)
     if hit[1] is not None:
         err = OrderError(hit[1])
         err.loc = hit[2]

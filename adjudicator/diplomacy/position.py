@@ -7,6 +7,7 @@ malformed.  Bad *orders* are never a request error.
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 from typing import NamedTuple
 
 from .board import BOARD
@@ -32,8 +33,18 @@ class Unit(NamedTuple):
         return self.name
 
 
+_made: dict[tuple, Unit] = {}
+
+
 def make_unit(power: str, utype: str, loc: str) -> Unit:
-    return Unit(power, utype, loc, loc[:3], f"{utype} {loc}")
+    """The unit (one shared object per power, type and location)."""
+    key = (power, utype, loc)
+    u = _made.get(key)
+    if u is None:
+        u = Unit(power, utype, loc, loc[:3], f"{utype} {loc}")
+        if len(_made) < 10_000:
+            _made[key] = u
+    return u
 
 
 SUPPLY_CENTERS = BOARD.supply_centers
@@ -57,20 +68,22 @@ class Position:
         return f"{self.season}{self.year}{self.type}"
 
 
-_unit_cache: dict[str, tuple] = {}
+#: power -> unit string as written -> Unit, for the strings read so far
+_units_of: dict[str, dict[str, Unit]] = {p: {} for p in BOARD.powers}
+_PROVINCE = itemgetter(3)  # Unit.prov
 
 
 def parse_unit(text, field, power: str, index: int | None = None) -> Unit:
     """``field`` is the error field, or with ``index`` the power key (built lazily)."""
-    key = (power, text) if isinstance(text, str) else None
-    hit = _unit_cache.get(key) if key else None
+    known = _units_of[power]
+    hit = known.get(text) if isinstance(text, str) else None
     if hit is None:
         utype, loc = _parse_unit(text)
         if utype is None:
             raise RequestError(loc, field if index is None else f"units.{field}[{index}]")
         hit = make_unit(power, utype, loc)
-        if key and len(_unit_cache) < 20_000:
-            _unit_cache[key] = hit
+        if len(known) < 5_000:
+            known[text] = hit
     return hit
 
 
@@ -172,44 +185,39 @@ def read_position(req, *, need_orders: bool = True) -> Position:
     units: dict[str, Unit] = {}
     power_units: dict[str, list[Unit]] = {}
     for p, lst in _dict(req, "units").items():
-        power = _power(p, "units", variant)
-        out = power_units.setdefault(power, [])
-        if not isinstance(lst, list):
+        power = p if p in _POWERS else _power(p, "units", variant)
+        if type(lst) is not list:
             _list(lst, f"units.{p}")
-        for i, text in enumerate(lst):
-            u = _unit_cache.get((power, text))
-            if u is None:
-                u = parse_unit(text, p, power, i)
-            if u[3] in units:
-                raise RequestError(f"two units in {u.prov}", f"units.{p}[{i}]")
-            units[u[3]] = u
-            out.append(u)
+        known = _units_of[power]
+        try:  # fast path: unit strings seen before
+            us = [known[text] for text in lst]
+        except (KeyError, TypeError):
+            us = [parse_unit(text, p, power, i) for i, text in enumerate(lst)]
+        count = len(units) + len(us)
+        units.update(zip(map(_PROVINCE, us), us))
+        if len(units) != count:  # two units in one province
+            _two_units(req, variant)
+        if power in power_units:
+            power_units[power].extend(us)
+        else:
+            power_units[power] = us
     pos.units = units
     pos.power_units = power_units
 
     centers: dict[str, list[str]] = {}
-    owner: dict[str, str] = {}
     for p, lst in _dict(req, "centers").items():
-        power = _power(p, "centers", variant)
-        out = centers.setdefault(power, [])
-        try:  # fast path: distinct, known, not yet owned
-            if (type(lst) is list and SUPPLY_CENTERS.issuperset(lst)
-                    and owner.keys().isdisjoint(lst) and len(set(lst)) == len(lst)):
-                owner.update(dict.fromkeys(lst, power))
-                out.extend(lst)
-                continue
-        except TypeError:
-            pass
-        for i, c in enumerate(_list(lst, f"centers.{p}")):
-            if c not in SUPPLY_CENTERS:
-                if not isinstance(c, str) or c.strip().upper() not in SUPPLY_CENTERS:
-                    raise RequestError(f"not a supply centre: {c!r}", f"centers.{p}[{i}]")
-                c = c.strip().upper()
-            if c in owner and owner[c] != power:
-                raise RequestError(f"centre {c} owned twice", f"centers.{p}[{i}]")
-            if c not in owner:
-                owner[c] = power
-                out.append(c)
+        power = p if p in _POWERS else _power(p, "centers", variant)
+        if type(lst) is not list:
+            _list(lst, f"centers.{p}")
+        centers[power] = centers[power] + lst if power in centers else lst[:]
+    try:  # fast path: known, distinct
+        every = set().union(*centers.values())
+        ok = (len(every) == sum(map(len, centers.values()))
+              and every <= SUPPLY_CENTERS)
+    except TypeError:
+        ok = False
+    if not ok:
+        centers = _read_centers(req, variant)
     pos.centers = centers
 
     dislodged: dict[str, tuple[Unit, str | None]] = {}
@@ -242,18 +250,54 @@ def read_position(req, *, need_orders: bool = True) -> Position:
 
     orders: dict[str, list[str]] = {}
     for p, lst in _dict(req, "orders").items():
-        power = _power(p, "orders", variant)
-        out = orders.setdefault(power, [])
-        if not isinstance(lst, list) or not all(isinstance(o, str) for o in lst):
+        power = p if p in _POWERS else _power(p, "orders", variant)
+        try:
+            "".join(lst)  # a quick test that lst is a list of strings (TypeError if not)
+            ok = type(lst) is list
+        except TypeError:
+            ok = False
+        if not ok:
             for i, o in enumerate(_list(lst, f"orders.{p}")):
                 if not isinstance(o, str):
                     raise RequestError("an order must be a string", f"orders.{p}[{i}]")
-        out.extend(lst)
+        orders[power] = orders[power] + lst if power in orders else lst  # never altered
     pos.orders = orders
     # powers in a stable order: as given in units, then centres, then orders
     seen = dict.fromkeys(list(power_units) + list(centers) + list(orders))
     pos.power_order = list(seen)
     return pos
+
+
+def _two_units(req, variant) -> None:
+    """Raise the error for the first unit standing where an earlier one stands."""
+    seen: set[str] = set()
+    for p, lst in req["units"].items():
+        for i, text in enumerate(lst):
+            prov = parse_unit(text, p, _power(p, "units", variant), i).prov
+            if prov in seen:
+                raise RequestError(f"two units in {prov}", f"units.{p}[{i}]")
+            seen.add(prov)
+    raise AssertionError("no two units share a province")  # pragma: no cover
+
+
+def _read_centers(req, variant) -> dict[str, list[str]]:
+    """Centres by power, each checked (the slow path, with the error's field)."""
+    centers: dict[str, list[str]] = {}
+    owner: dict[str, str] = {}
+    for p, lst in _dict(req, "centers").items():
+        power = _power(p, "centers", variant)
+        out = centers.setdefault(power, [])
+        for i, c in enumerate(_list(lst, f"centers.{p}")):
+            if not isinstance(c, str) or c not in SUPPLY_CENTERS:
+                if not isinstance(c, str) or c.strip().upper() not in SUPPLY_CENTERS:
+                    raise RequestError(f"not a supply centre: {c!r}", f"centers.{p}[{i}]")
+                c = c.strip().upper()
+            if c in owner and owner[c] != power:
+                raise RequestError(f"centre {c} owned twice", f"centers.{p}[{i}]")
+            if c not in owner:
+                owner[c] = power
+                out.append(c)
+    return centers
 
 
 def _italy_joins(v, variant: Variant) -> int | None:

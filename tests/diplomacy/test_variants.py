@@ -53,6 +53,16 @@ def test_rule_13_1_dislodged_neutral_unit_is_disbanded_and_may_be_supported():
     assert resp["next"]["units"]["ITALY"] == ["A VEN", "A ROM"]
 
 
+def test_a_neutral_powers_invalid_order_is_not_reused_for_another_power():
+    # the same text for the same unit in one variant: the answer depends on who orders
+    italian = dict(initial_position("six_player"), units={"ITALY": ["A VEN"]},
+                   orders={"ITALY": ["A VEN - TYR"]})
+    assert adjudicate(italian)["results"][0]["outcome"] == "invalid"
+    austrian = dict(initial_position("six_player"), units={"AUSTRIA": ["A VEN"]},
+                    orders={"AUSTRIA": ["A VEN - TYR"]})
+    assert adjudicate(austrian)["results"][0]["outcome"] == "succeeds"
+
+
 def test_rule_13_1_neutral_power_never_builds():
     r = {"variant": "six_player", "phase": "W1901A", "units": {"ITALY": []},
          "centers": {"ITALY": ["ROM", "NAP", "VEN"]}, "orders": {"ITALY": ["A ROM B"]}}
