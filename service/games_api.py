@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, request
 from marshmallow import ValidationError
 
+from workers.absences import Absences
 from workers.games import Games
 
 from . import schemas
@@ -31,7 +32,7 @@ def get_game(game_id):
 @bp.post("/v1/games/<game_id>/players")
 def join(game_id):
     body = load(schemas.JoinSchema())
-    player, player_token = games().join(game_id, body["name"], body.get("power"))
+    player, player_token = games().join(game_id, body["name"], body.get("power"), body.get("email"))
     return reply(schemas.JoinedSchema(), {"player": player, "token": player_token,
                                           "game": games().public_state(game_id)}, 201)
 
@@ -94,6 +95,34 @@ def resume(game_id):
 @bp.post("/v1/games/<game_id>/adjudicate")
 def force(game_id):
     return reply(schemas.GameSchema(), games().force(game_id, token()))
+
+
+# ---------------------------------------------------------------- absences
+def absences() -> Absences:
+    return Absences(games())
+
+
+@bp.get("/v1/games/<game_id>/absences")
+def list_absences(game_id):
+    return reply(schemas.AbsencesSchema(), {"game": game_id, "absences": absences().list(game_id)})
+
+
+@bp.post("/v1/games/<game_id>/absences")
+def declare_absence(game_id):
+    body = load(schemas.DeclareAbsenceSchema())
+    return reply(schemas.AbsenceSchema(), absences().declare(
+        game_id, token(), body["start"].timestamp(), body["end"].timestamp()), 201)
+
+
+@bp.put("/v1/games/<game_id>/absences/<absence_id>")
+def decide_absence(game_id, absence_id):
+    body = load(schemas.AbsenceDecisionSchema())
+    return reply(schemas.AbsenceSchema(), absences().decide(game_id, token(), absence_id, body["status"]))
+
+
+@bp.delete("/v1/games/<game_id>/absences/<absence_id>")
+def cancel_absence(game_id, absence_id):
+    return reply(schemas.AbsenceSchema(), absences().cancel(game_id, token(), absence_id))
 
 
 @bp.post("/v1/games/<game_id>/end")

@@ -7,6 +7,8 @@
 * One adjudication worker (``python -m workers.worker``).
 * RQ's scheduler (``python -m workers.scheduler``), which enqueues each
   phase's deadline job when its time comes.
+* With ``SMTP_PORT`` set: the mail listener (``python -m service.mail --listen``)
+  on 127.0.0.1:$SMTP_PORT (docs/email.md).
 
 Children run in their own sessions, so Ctrl-C reaches only this launcher,
 which then stops them in order (API, worker, scheduler, Redis last).  If a
@@ -73,6 +75,8 @@ def service_commands(host: str, port: int) -> dict[str, list[str]]:
                 "service.app:create_app()"],
         "worker": [py, "-m", "workers.worker"],
         "scheduler": [py, "-m", "workers.scheduler"],
+        # the mail listener (docs/email.md), on 127.0.0.1:$SMTP_PORT, only when that is set
+        **({"mail": [py, "-m", "service.mail", "--listen"]} if os.environ.get("SMTP_PORT") else {}),
     }
 
 

@@ -107,6 +107,11 @@ class GameOptionsSchema(Schema):
     start = fields.Nested(StartPositionSchema)
 
 
+class AbsencePolicySchema(Schema):
+    approval = fields.String(load_default="director", validate=validate.OneOf(["director", "auto"]))
+    effect = fields.String(load_default="extend", validate=validate.OneOf(["extend", "civil_disorder"]))
+
+
 class CreateGameSchema(Schema):
     name = fields.String(validate=validate.Length(max=100), load_default="")
     variant = fields.String(load_default="standard")
@@ -114,6 +119,10 @@ class CreateGameSchema(Schema):
     deadlines = fields.Nested(DeadlinesSchema, load_default=dict)
     assignment = fields.String(load_default="random", validate=validate.OneOf(["random", "chosen"]))
     missed_orders = fields.String(load_default="hold", validate=validate.OneOf(["hold", "wait"]))
+    grace = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 30 * DAY))
+    reminders = fields.List(fields.Integer(strict=True, validate=validate.Range(1, 30 * DAY)),
+                            validate=validate.Length(max=5))
+    absences = fields.Nested(AbsencePolicySchema)
     last_year = fields.Integer(strict=True, validate=validate.Range(1901, 3000))
     draw_subsets = Bool(load_default=False)
     civil_disorder_vote = fields.String(load_default="yes", validate=validate.OneOf(["yes", "no"]))
@@ -128,6 +137,7 @@ class CreateGameSchema(Schema):
 class JoinSchema(Schema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=50))
     power = _Upper(validate=POWER)
+    email = fields.Email(validate=validate.Length(max=254))
 
 
 class OrdersSchema(Schema):
@@ -184,6 +194,15 @@ class RollbackSchema(Schema):
 
 class ForkSchema(GameOptionsSchema):
     seq = fields.Integer(strict=True, validate=validate.Range(1))
+
+
+class DeclareAbsenceSchema(Schema):
+    start = fields.AwareDateTime(required=True)
+    end = fields.AwareDateTime(required=True)
+
+
+class AbsenceDecisionSchema(Schema):
+    status = fields.String(required=True, validate=validate.OneOf(["approved", "rejected"]))
 
 
 class DeclareAbsenceSchema(Schema):
@@ -274,6 +293,10 @@ class GameSchema(Schema):
     submitted = fields.List(fields.String())
     ready = fields.List(fields.String())
     winner = fields.String(allow_none=True)
+    grace = fields.Integer()
+    reminders = fields.List(fields.Integer())
+    absences = fields.Dict()
+    late = fields.List(fields.String())
     draw_subsets = fields.Boolean()
     civil_disorder_vote = fields.String()
     last_year = fields.Integer(allow_none=True)
@@ -281,6 +304,21 @@ class GameSchema(Schema):
     result = fields.Dict(allow_none=True)
     tournament = fields.String(allow_none=True)
     forked_from = fields.Dict(allow_none=True)
+
+
+class AbsenceSchema(Schema):
+    id = fields.String()
+    player = fields.String()
+    powers = fields.List(fields.String())
+    start = fields.String()
+    end = fields.String()
+    status = fields.String()
+    declared_at = fields.String()
+
+
+class AbsencesSchema(Schema):
+    game = fields.String()
+    absences = fields.List(fields.Nested(AbsenceSchema))
 
 
 class CreatedGameSchema(Schema):

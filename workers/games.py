@@ -25,6 +25,7 @@ import os
 import secrets
 import time
 
+from . import absences, mail, reminders
 from . import events, keys, results
 from .store import Clock, Conflict, Forbidden, Invalid, NotFound, Unauthorized, hash_token, iso, loads, new_id, new_token
 
@@ -110,18 +111,32 @@ class Games(Clock):
         to_order = [p for p in engine().powers_to_order(self._full(g, position)) if p in seated]
         kind = PHASE_KINDS[position["phase"][-1]]
         length = settings["deadlines"]["first_movement" if seq == 1 and kind == "movement" else kind]
+        to_order, length = self._absent_at_open(gid, settings, to_order, length)
         fields = {"seq": seq, "phase": position["phase"], "position": json.dumps(position),
                   "to_order": json.dumps(to_order), "attempts": 0, "waiting": "", "remaining": "",
-                  "opened_at": time.time()}
+                  "late": "", "opened_at": time.time()}
         if to_order:
             fields |= {"status": "open", "closed_by": "",
                        **self.store.deadline_fields(pipe, self.table, gid, seq, length)}
+            reminders.schedule(self.store, pipe, gid, seq, fields["deadline"], settings.get("reminders", []))
             pipe.hset(keys.game(gid), mapping=fields)
         else:  # only powers without a player would order: nothing to wait for
             fields |= {"status": "adjudicating", "closed_by": "no player has anything to order",
                        "deadline": "", "deadline_job": ""}
             pipe.hset(keys.game(gid), mapping=fields)
             self.store.enqueue_advance(pipe, self.table, gid, seq)
+        return fields
+
+    def _absent_at_open(self, gid: str, settings: dict, to_order: list[str], length: int) -> tuple[list, int]:
+        """Approved absences as a phase opens: with ``civil_disorder`` the powers away now are not
+        asked for orders; with ``extend`` a deadline inside an absence moves to its end."""
+        now = time.time()
+        if absences.policy(settings)["effect"] == "civil_disorder":
+            away = absences.covering(self.r, gid, to_order, now)
+            return [p for p in to_order if p not in away], length
+        away = absences.covering(self.r, gid, to_order, now + length)
+        # deadline_fields rounds now + seconds up: land on the absence's end (a whole second)
+        return to_order, max([length, *(end - now - 0.5 for end in away.values())])
 
     # ----------------------------------------------------------------- games
     def create_game(self, spec: dict, director: str | None = None, extra: dict | None = None) -> tuple[dict, str]:
@@ -149,6 +164,8 @@ class Games(Clock):
         token = None if director else new_token()
         settings = {"deadlines": DEFAULT_DEADLINES | spec.get("deadlines", {}),
                     "assignment": spec["assignment"], "missed_orders": spec["missed_orders"],
+                    "grace": spec.get("grace", 0), "reminders": spec.get("reminders", reminders.DEFAULT),
+                    "absences": absences.policy(spec),
                     "seats": len(info["players"]), "draw_subsets": spec.get("draw_subsets", False),
                     "civil_disorder_vote": spec.get("civil_disorder_vote", "yes")}
         self.r.hset(keys.game(gid), mapping={
@@ -159,7 +176,7 @@ class Games(Clock):
         self.r.expire(keys.game(gid), FORMING_TTL)  # abandoned unless someone joins (or it starts)
         return self.public_state(gid), token
 
-    def join(self, gid: str, name: str, power: str | None) -> tuple[dict, str]:
+    def join(self, gid: str, name: str, power: str | None, email: str | None = None) -> tuple[dict, str]:
         token = new_token()
 
         def body(pipe):
@@ -187,11 +204,14 @@ class Games(Clock):
                 raise Invalid("body.power: powers are drawn at random in this game; leave 'power' out",
                               errors={"power": ["not allowed when powers are drawn at random"]})
             pid = f"p{len(players) + 1}"
-            player = {"id": pid, "name": name, "powers": powers, "joined_at": time.time()}
+            player = {"id": pid, "name": name, "powers": powers, "joined_at": time.time(),
+                      **({"email": email} if email else {})}
             players.append(player)
             pipe.multi()
             pipe.hset(keys.players(gid), pid, json.dumps(player))
             pipe.hset(keys.tokens(gid), hash_token(token), pid)
+            if email:
+                mail.welcome(self.store, pipe, g, player, token)
             self._keep(pipe, gid, FORMING_TTL)
             if len(players) == settings["seats"]:
                 self._start(pipe, g, players)
@@ -213,7 +233,8 @@ class Games(Clock):
         seated = [p for player in players for p in player["powers"]]
         position = json.loads(g["start"]) if g.get("start") else engine().initial_position(g["variant"])
         pipe.hset(keys.game(gid), "started_at", time.time())
-        self._open_phase(pipe, g, 1, position, seated)
+        fields = self._open_phase(pipe, g, 1, position, seated)
+        mail.game_started(self.store, pipe, g, players, fields)
 
     def start(self, gid: str, token: str | None) -> dict:
         def body(pipe):
@@ -257,6 +278,8 @@ class Games(Clock):
             "players": [{"id": p["id"], "name": p["name"], "powers": p["powers"]} for p in self._players(gid)],
             "phase": g["phase"] or None, "seq": seq, "deadline": None, "remaining_seconds": None,
             "position": None, "to_order": [], "submitted": [], "ready": [], "winner": g.get("winner") or None,
+            "grace": settings.get("grace", 0), "reminders": settings.get("reminders", []),
+            "absences": absences.policy(settings), "late": [],
             "draw_subsets": settings.get("draw_subsets", False),
             "civil_disorder_vote": settings.get("civil_disorder_vote", "yes"),
             "last_year": int(g["last_year"]) if g.get("last_year") else None,
@@ -273,6 +296,7 @@ class Games(Clock):
                 "ready": sorted(self.r.smembers(keys.ready(gid, seq))),
                 "deadline": iso(g["deadline"]) if g.get("deadline") else None,
                 "remaining_seconds": float(g["remaining"]) if g.get("remaining") else None,
+                "late": loads(g.get("late"), []) if g["status"] in ("open", "paused") else [],
             }
         return state
 
@@ -315,7 +339,8 @@ class Games(Clock):
 
     def _maybe_close_waiting(self, pipe, g: dict, submitted: set[str]) -> None:
         """In a game whose phases wait for missing orders: close once all are in."""
-        if g["status"] == "open" and g.get("waiting") and set(json.loads(g["to_order"])) <= submitted:
+        if (g["status"] == "open" and (g.get("waiting") or g.get("late"))
+                and set(loads(g.get("late")) or json.loads(g["to_order"])) <= submitted):
             self._close(pipe, g, "deadline, then the last missing orders")
 
     def submit_orders(self, gid: str, token: str | None, power: str, orders: list[str],
@@ -429,18 +454,48 @@ class Games(Clock):
                 return True  # closed already (e.g. a re-run of this job): adjudicate
             if g["status"] != "open" or g.get("deadline") != str(deadline) or time.time() < deadline:
                 return False  # superseded by an extension, a pause or another trigger
-            if json.loads(g["settings"])["missed_orders"] == "wait":
-                submitted = set(pipe.hkeys(keys.orders(gid, seq)))
-                if not set(json.loads(g["to_order"])) <= submitted:
-                    pipe.multi()
-                    pipe.hset(keys.game(gid), mapping={"waiting": 1, "deadline_job": ""})
-                    return False
-            pipe.multi()
+            if not self._missed_deadline(pipe, g, deadline):
+                return False
             # this job is the deadline job: don't cancel it, and adjudicate in it
             self._close(pipe, {**g, "deadline_job": ""}, "deadline", enqueue=False)
             return True
 
         return self.store.transact([keys.game(gid)], body)
+
+    def _missed_deadline(self, pipe, g: dict, deadline: int) -> bool:
+        """At the deadline of an open phase (reads, then MULTI): move it to the return of an absent
+        power without orders (absence effect ``extend``), or tell the late powers
+        (``deadline_passed``) and give them the grace period, or apply the missed-orders policy
+        (``wait``).  True when the phase closes now (units without orders hold)."""
+        gid, seq = g["id"], int(g["seq"])
+        settings = json.loads(g["settings"])
+        submitted = set(pipe.hkeys(keys.orders(gid, seq)))
+        missing = [p for p in json.loads(g["to_order"]) if p not in submitted]
+        away = absences.covering(self.r, gid, missing, deadline)
+        late = [p for p in missing if p not in away]
+        first = not g.get("late")
+        pipe.multi()
+        if away and absences.policy(settings)["effect"] == "extend":
+            self._move_deadline(pipe, g, int(max(away.values())), {})
+            return False
+        grace = settings.get("grace", 0) if first else 0
+        if late and first:
+            events.emit(self.store, pipe, self.table, gid, "deadline_passed", str(seq), {
+                "seq": seq, "phase": g["phase"], "deadline": iso(deadline), "missing": late,
+                "grace_until": iso(deadline + grace) if grace else None, "policy": settings["missed_orders"]})
+        if late and grace:
+            self._move_deadline(pipe, g, deadline + grace, {"late": json.dumps(late)})
+            return False
+        if late and settings["missed_orders"] == "wait":
+            pipe.hset(keys.game(gid), mapping={"waiting": 1, "deadline_job": "", "late": json.dumps(late)})
+            return False
+        return True
+
+    def _move_deadline(self, pipe, g: dict, deadline: int, extra: dict) -> None:
+        """Queue (after MULTI, from the deadline job itself) a later deadline for the open phase."""
+        pipe.hset(keys.game(g["id"]), mapping={
+            "deadline": deadline, **extra,
+            "deadline_job": self.store.schedule_deadline(pipe, self.table, g["id"], int(g["seq"]), deadline)})
 
     def advance(self, gid: str, seq: int, stall: float = 0.0) -> str:
         """Adjudicate phase ``seq`` of game ``gid`` exactly once; returns what happened."""

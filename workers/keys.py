@@ -96,3 +96,28 @@ def hook_log(hid: str) -> str:
 def hook_done(hid: str) -> str:
     """SET: event ids a subscription has delivered (a re-run job sends nothing twice)."""
     return f"{PREFIX}:hook:{hid}:done"
+
+
+def absences(gid: str) -> str:
+    """HASH: absence id -> JSON {id, player, powers, start, end, status, declared_at} (dates epoch seconds)."""
+    return f"{PREFIX}:game:{gid}:absences"
+
+
+def mail_done(gid: str) -> str:
+    """SET: ids of the game's events the mail listener has turned into messages (a re-run sends nothing twice)."""
+    return f"{PREFIX}:game:{gid}:mail:done"
+
+
+def mail_out(mid: str) -> str:
+    """HASH: one outgoing message {to, raw, subject, queued_at}, kept until the relay accepted it."""
+    return f"{PREFIX}:mail:out:{mid}"
+
+
+def mail_seen(digest: str) -> str:
+    """STRING: an incoming message already handled (sha256 of its bytes) -> what was done; 7 days."""
+    return f"{PREFIX}:mail:seen:{digest}"
+
+
+def mail_secret() -> str:
+    """STRING: the HMAC key of the signed reply addresses, made once (unless MAIL_SECRET is set)."""
+    return f"{PREFIX}:mail:secret"

@@ -1,0 +1,144 @@
+"""Reading an incoming message with the standard ``email`` package: who it is from, where it
+was sent, and the lines of text a player wrote (the text part, or the HTML part as text;
+charsets decoded; quoted replies, attributions and signatures left out; attachments noted
+and ignored)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from email import message_from_bytes
+from email.message import EmailMessage
+from email.policy import default as POLICY
+from email.utils import getaddresses, parseaddr
+
+MAX_TEXT = 64 * 1024  # characters of text read from a message
+MAX_LINES = 300  # lines read from a message
+WROTE = re.compile(r"(wrote|a écrit|schrieb|escribió|ha scritto)\s*:$", re.I)
+SEPARATOR = re.compile(r"^(-{2,}\s*(original message|forwarded message|message d'origine|ursprüngliche nachricht)"
+                       r"\s*-{2,}|begin forwarded message:|_{10,})$", re.I)
+
+
+@dataclass
+class Incoming:
+    sender: str = ""  # where the reply goes: Reply-To, else From
+    sender_name: str = ""
+    subject: str = ""
+    message_id: str | None = None
+    recipients: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    automatic: bool = False  # an auto-reply, bounce or list mail: never answered (RFC 3834)
+
+
+def _header(msg, name: str) -> str:
+    try:
+        return str(msg.get(name, "") or "")
+    except Exception:  # a header the policy cannot parse: take it raw
+        raw = msg.get_all(name, failobj=[""]) if hasattr(msg, "get_all") else [""]
+        return str(raw[0]) if raw else ""
+
+
+def _decode(part, notes: list[str]) -> str:
+    try:
+        return part.get_content()
+    except (LookupError, UnicodeError, AssertionError, ValueError):
+        payload = part.get_payload(decode=True) or b""
+        charset = part.get_content_charset() or "utf-8"
+        try:
+            return payload.decode(charset, errors="replace")
+        except LookupError:
+            notes.append(f"unknown charset '{charset}': the text was read as UTF-8")
+            return payload.decode("utf-8", errors="replace")
+
+
+def html_to_text(html: str) -> str:
+    """The text of an HTML part, one line per block or line break, quoted parts left out."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(html, "html.parser")
+    for tag in soup.find_all(["script", "style", "head", "blockquote"]):
+        tag.decompose()
+    for tag in soup.select(".gmail_quote, .gmail_signature, .moz-cite-prefix, .moz-signature, #divRplyFwdMsg"):
+        tag.decompose()
+    for br in soup.find_all("br"):
+        br.replace_with("\n")
+    for tag in soup.find_all(["p", "div", "li", "tr", "pre", "h1", "h2", "h3", "h4", "h5", "h6", "table"]):
+        tag.insert_before("\n")
+        tag.append("\n")
+    return soup.get_text()
+
+
+def body_text(msg: EmailMessage, notes: list[str]) -> str:
+    """The message's text: its first text/plain part, else its first text/html part as text."""
+    plain = html = None
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        ctype = part.get_content_type()
+        if part.get_content_disposition() == "attachment" or ctype not in ("text/plain", "text/html"):
+            name = part.get_filename() or "unnamed"
+            notes.append(f"ignored the attachment {name} ({ctype})")
+            continue
+        if ctype == "text/plain" and plain is None:
+            plain = _decode(part, notes)
+        elif ctype == "text/html" and html is None:
+            html = _decode(part, notes)
+    if plain is not None and plain.strip():
+        return plain
+    return html_to_text(html) if html is not None else ""
+
+
+def command_lines(text: str, notes: list[str]) -> list[str]:
+    """The lines a player wrote, trimmed, blank lines and quotes dropped, up to the
+    signature (``-- ``), a reply's attribution (``On ... wrote:``) or a forwarded block."""
+    if len(text) > MAX_TEXT:
+        notes.append(f"the text is longer than {MAX_TEXT // 1024} KiB; only its start was read")
+        text = text[:MAX_TEXT]
+    out: list[str] = []
+    for raw in text.splitlines():
+        line = " ".join(raw.split())
+        if line == "--" or SEPARATOR.match(line):
+            break
+        if line.startswith(">") or line.startswith("|>"):
+            continue
+        if WROTE.search(line):
+            if out and re.match(r"^(on|le|am|el|il)\b", out[-1], re.I) and not re.match(r"^on\b", line, re.I):
+                out.pop()  # the attribution wrapped onto two lines
+            break
+        if line:
+            out.append(line)
+    if len(out) > MAX_LINES:
+        notes.append(f"the message has more than {MAX_LINES} lines of text; only the first {MAX_LINES} were read")
+        out = out[:MAX_LINES]
+    return out
+
+
+def _automatic(msg) -> bool:
+    auto = _header(msg, "Auto-Submitted").strip().lower()
+    precedence = _header(msg, "Precedence").strip().lower()
+    sender = parseaddr(_header(msg, "From"))[1].lower()
+    return ((auto not in ("", "no")) or precedence in ("bulk", "junk", "list") or bool(_header(msg, "List-Id"))
+            or sender.startswith(("mailer-daemon@", "postmaster@")))
+
+
+def parse(raw: bytes, envelope_to: list[str] | tuple = (), envelope_from: str | None = None) -> Incoming:
+    """An :class:`Incoming` from the bytes of a message; never raises on bad input."""
+    notes: list[str] = []
+    try:
+        msg = message_from_bytes(raw, policy=POLICY)
+    except Exception:  # the parser is lenient; this is a last resort
+        return Incoming(notes=["the message could not be read as e-mail"], recipients=list(envelope_to))
+    incoming = Incoming(notes=notes)
+    name, sender = parseaddr(_header(msg, "Reply-To") or _header(msg, "From"))
+    incoming.sender = sender if "@" in sender else ""
+    incoming.sender_name = name or parseaddr(_header(msg, "From"))[0]
+    incoming.subject = " ".join(_header(msg, "Subject").split())[:200]
+    incoming.message_id = _header(msg, "Message-ID").strip() or None
+    heads = [_header(msg, h) for h in ("To", "Cc", "Delivered-To", "X-Original-To")]
+    incoming.recipients = list(envelope_to) + [a for _n, a in getaddresses([h for h in heads if h]) if a]
+    incoming.automatic = _automatic(msg) or envelope_from == ""
+    try:
+        incoming.lines = command_lines(body_text(msg, notes), notes)
+    except Exception:
+        notes.append("the message's text could not be read; send plain text")
+    return incoming

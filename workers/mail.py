@@ -1,0 +1,368 @@
+"""E-mail out of the service: the outbox, its delivery job, signed reply addresses,
+and the events listener that turns what happens at a game into messages.
+
+* **Outbox.** :func:`queue` stores a whole message in Redis
+  (``keys.mail_out``) and enqueues :func:`send` for it, both in the caller's
+  transaction.  The job hands the message to the relay named by ``SMTP_URL``
+  (``smtp://`` or ``smtps://``, optional ``user:password@``) and deletes it
+  only once the relay has accepted it; a refused or unreachable relay makes
+  the job fail and RQ retries it (``RETRY``), the message still waiting.
+  With no ``SMTP_URL`` the message is written to a Maildir of ``.eml`` files
+  (``MAIL_OUTBOX``, default ``$DATA_DIR/outbox``, i.e. ``data/outbox``) and
+  logged, so nothing is lost on a laptop.
+* **Signed reply addresses.** Every message to a player has as ``Reply-To``
+  ``<local>+<game>-<player>-<signature>@<domain>`` (from ``MAIL_FROM``): an
+  HMAC (key ``MAIL_SECRET``, or one made once and kept in Redis) of the game
+  and player.  Mail to that address is the player's, whoever the ``From`` says.
+* **Events.** :func:`on_event` (named in ``workers.events.LISTENERS``) sends the
+  results after each phase to every player with an address, a reminder to the
+  players of powers without orders (``deadline_approaching``), a late notice
+  (``deadline_passed``) and the end of the game.  Each event is handled once
+  per game (``keys.mail_done``): the messages and the mark are one transaction.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import os
+import secrets
+import smtplib
+import ssl
+import time
+import uuid
+from email.message import EmailMessage
+from email.policy import SMTP
+from datetime import datetime
+from email.utils import formataddr, formatdate, make_msgid, parseaddr
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from rq import Retry
+
+from . import keys
+from .store import JOB_TIMEOUT, iso
+
+log = logging.getLogger("rq.worker.mail")  # the worker's log handler shows it
+RETRY = Retry(max=10, interval=[5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600])
+SMTP_TIMEOUT = 20
+POLICY = SMTP.clone(cte_type="7bit")  # non-ASCII text goes quoted-printable or base64
+
+
+# ---------------------------------------------------------------- addresses
+def service_address() -> str:
+    return os.environ.get("MAIL_FROM", "diplomacy@localhost")
+
+
+def _secret(r) -> bytes:
+    if os.environ.get("MAIL_SECRET"):
+        return os.environ["MAIL_SECRET"].encode()
+    r.set(keys.mail_secret(), secrets.token_hex(32), nx=True)
+    return r.get(keys.mail_secret()).encode()
+
+
+def _sign(r, text: str, length: int = 20) -> str:
+    return hmac.new(_secret(r), text.encode(), hashlib.sha256).hexdigest()[:length]
+
+
+def reply_address(r, gid: str, pid: str) -> str:
+    """The player's signed address: mail to it acts as that player."""
+    local, _, domain = service_address().partition("@")
+    return f"{local}+{gid}-{pid}-{_sign(r, f'reply:{gid}:{pid}')}@{domain}"
+
+
+def signed_player(r, address: str) -> tuple[str, str] | None:
+    """``(game, player)`` if ``address`` is a correctly signed reply address, else None."""
+    local = parseaddr(address)[1].partition("@")[0].lower()
+    tag = local.partition("+")[2]
+    parts = tag.split("-")
+    if len(parts) != 3:
+        return None
+    gid, pid, sig = parts
+    return (gid, pid) if hmac.compare_digest(sig, _sign(r, f"reply:{gid}:{pid}")) else None
+
+
+def mail_token(r, gid: str, pid: str) -> str:
+    """A player token derived from the secret, for mail that came to the signed address:
+    registered (its hash) in the game's tokens on first use, so that mail calls the
+    same token-checked methods of ``workers.games`` as the API."""
+    token = f"mail-{_sign(r, f'token:{gid}:{pid}', 40)}"
+    r.hsetnx(keys.tokens(gid), hashlib.sha256(token.encode()).hexdigest(), pid)
+    return token
+
+
+# ---------------------------------------------------------------- outbox
+def compose(to: str, subject: str, body: str, reply_to: str | None = None, in_reply_to: str | None = None,
+            auto: str = "auto-generated") -> EmailMessage:
+    msg = EmailMessage(policy=POLICY)
+    msg["From"] = formataddr(("Diplomacy judge", service_address()))
+    msg["To"] = to
+    msg["Subject"] = subject
+    msg["Date"] = formatdate(localtime=False)
+    msg["Message-ID"] = make_msgid("dip", service_address().partition("@")[2] or "localhost")
+    msg["Reply-To"] = reply_to or service_address()
+    msg["Auto-Submitted"] = auto  # RFC 3834: no auto-reply loops
+    if in_reply_to:
+        msg["In-Reply-To"] = msg["References"] = in_reply_to
+    msg.set_content(body)
+    return msg
+
+
+def queue(store, pipe, msg: EmailMessage, mid: str | None = None) -> str:
+    """Queue (in ``pipe``'s transaction, after MULTI) ``msg`` in the outbox and its delivery job."""
+    mid = mid or uuid.uuid4().hex
+    to = [addr for _name, addr in [parseaddr(a) for a in msg.get_all("To", [])] if addr]
+    pipe.hset(keys.mail_out(mid), mapping={"to": json.dumps(to), "raw": msg.as_string(),
+                                           "subject": str(msg["Subject"]), "queued_at": time.time()})
+    store.queue.enqueue("workers.mail.send", mid, job_id=f"mail-{mid}", retry=RETRY, job_timeout=JOB_TIMEOUT,
+                        pipeline=pipe)
+    return mid
+
+
+def send(mid: str) -> str:
+    """The delivery job: hand message ``mid`` to the relay (or the Maildir), then forget it."""
+    from .jobs import tables
+
+    r = tables()["game"].r
+    record = r.hgetall(keys.mail_out(mid))
+    if not record:
+        return "noop: already delivered"
+    to = json.loads(record["to"])
+    url = os.environ.get("SMTP_URL")
+    if url:
+        refused = _relay(url, to, record["raw"])
+        if refused:
+            r.hset(keys.mail_out(mid), "refused", json.dumps(refused))
+            log.warning("mail %s: the relay refused %s for good", mid, refused)
+        where = urlsplit(url).hostname
+    else:
+        where = _maildir(mid, record["raw"])
+    r.delete(keys.mail_out(mid))
+    log.info("mail %s to %s, %r: delivered to %s", mid, ", ".join(to), record["subject"], where)
+    return f"delivered to {where}"
+
+
+def _relay(url: str, to: list[str], raw: str) -> dict:
+    """Send through the relay; returns the recipients it refused permanently.  A
+    temporary refusal or an unreachable relay raises, so the job is retried."""
+    u = urlsplit(url)
+    if u.scheme not in ("smtp", "smtps"):
+        raise ValueError(f"SMTP_URL must start with smtp:// or smtps://, not {u.scheme}://")
+    context = ssl.create_default_context()
+    if u.scheme == "smtps":
+        client = smtplib.SMTP_SSL(u.hostname, u.port or 465, timeout=SMTP_TIMEOUT, context=context)
+    else:
+        client = smtplib.SMTP(u.hostname, u.port or 25, timeout=SMTP_TIMEOUT)
+    with client:
+        client.ehlo()
+        if u.scheme == "smtp" and client.has_extn("starttls"):
+            client.starttls(context=context)
+            client.ehlo()
+        if u.username:
+            client.login(unquote(u.username), unquote(u.password or ""))
+        try:
+            refused = client.sendmail(service_address(), to, raw.encode())
+        except smtplib.SMTPRecipientsRefused as e:
+            refused = e.recipients
+        except smtplib.SMTPResponseException as e:
+            if 500 <= e.smtp_code < 600:
+                return {addr: [e.smtp_code, str(e.smtp_error)] for addr in to}
+            raise
+    permanent = {a: [c, str(m)] for a, (c, m) in refused.items() if 500 <= c < 600}
+    if len(permanent) < len(refused):
+        raise smtplib.SMTPException(f"temporarily refused: {refused}")
+    return permanent
+
+
+def outbox_dir() -> Path:
+    return Path(os.environ.get("MAIL_OUTBOX") or Path(os.environ.get("DATA_DIR", "data")) / "outbox")
+
+
+def _maildir(mid: str, raw: str) -> str:
+    box = outbox_dir()
+    for sub in ("tmp", "new", "cur"):
+        (box / sub).mkdir(parents=True, exist_ok=True)
+    tmp = box / "tmp" / f"{mid}.eml"
+    tmp.write_text(raw)
+    os.replace(tmp, box / "new" / f"{mid}.eml")
+    return str(box / "new" / f"{mid}.eml")
+
+
+# ---------------------------------------------------------------- texts
+def when(ts) -> str:
+    """A deadline as players read it: ISO time in UTC and how far off it is."""
+    if ts in (None, ""):
+        return "no deadline (the clock is stopped)"
+    left = float(ts) - time.time()
+    span = (f"{left / 86400:.1f} days" if left >= 2 * 86400 else f"{left / 3600:.1f} hours" if left >= 7200
+            else f"{max(left, 0) / 60:.0f} minutes")
+    return f"{iso(ts)} (UTC, in {span})" if left > 0 else f"{iso(ts)} (UTC, passed)"
+
+
+def position_text(position: dict) -> str:
+    """Units and supply centres per power, and what the phase asks for (retreats, adjustments)."""
+    lines = []
+    units, centers = position.get("units", {}), position.get("centers", {})
+    for power in sorted(set(units) | set(centers)):
+        owned = sorted(centers.get(power, []))
+        lines.append(f"{power} ({len(owned)} centre{'s' * (len(owned) != 1)}: {' '.join(owned) or '-'})")
+        lines.append("  " + (", ".join(sorted(units.get(power, []))) or "no units"))
+    for power, items in sorted(position.get("dislodged", {}).items()):
+        for item in items:
+            unit = item["unit"] if isinstance(item, dict) else item
+            options = position.get("retreat_options", {}).get(unit)
+            where = f"may retreat to {' '.join(options)}" if options else "must disband"
+            lines.append(f"Dislodged: {power} {unit}, {where}")
+    for power, n in sorted(position.get("adjustments", {}).items()):
+        lines.append(f"Adjustment: {power} {'builds' if n > 0 else 'removes'} {abs(n)}")
+    return "\n".join(lines)
+
+
+def results_text(results: list[dict]) -> str:
+    lines, last = [], None
+    for r in sorted(results, key=lambda r: r.get("power", "")):
+        if r.get("power") != last:
+            last = r.get("power")
+            lines.append(last)
+        reason = f" ({r['reason']})" if r.get("reason") else ""
+        lines.append(f"  {r.get('order', ''):<30} {r.get('outcome', '')}{reason}")
+    return "\n".join(lines) or "  (no orders)"
+
+
+def state_text(state: dict) -> str:
+    """A game's public state (``Games.public_state``) as text."""
+    lines = [f"Game {state['id']} {state.get('name') or ''} ({state['variant']}): {state['status']}"]
+    if state.get("winner"):
+        lines.append(f"Winner: {state['winner']}")
+    if not state.get("phase"):
+        lines.append(f"{len(state['players'])} of {state['seats']} seats taken.")
+        return "\n".join(lines)
+    deadline = _ts(state["deadline"]) if state.get("deadline") else None
+    lines.append(f"Phase {state['phase']}, orders due {when(deadline)}")
+    if state.get("late"):
+        lines.append(f"Late (the deadline passed without their orders): {', '.join(state['late'])}")
+    lines += [f"Must order: {', '.join(state['to_order']) or '-'}",
+              f"Have orders: {', '.join(state['submitted']) or '-'}",
+              f"Ready: {', '.join(state['ready']) or '-'}", "", position_text(state["position"] or {})]
+    return "\n".join(lines)
+
+
+FOOTER = ("\n\n--\nReply to this message to send commands or orders; the reply address is yours "
+          "(keep it private).  Send HELP for the commands.\n")
+
+
+def subject(g: dict, text: str) -> str:
+    return f"[dip {g['id']}{' ' + g['name'] if g.get('name') else ''}] {text}"
+
+
+def welcome(store, pipe, g: dict, player: dict, token: str) -> None:
+    """Queue (after MULTI) the welcome of a player who joined with an address."""
+    powers = ", ".join(player["powers"]) or "a power drawn when the game starts"
+    body = (f"Welcome to game {g['id']} {g.get('name') or ''} ({g['variant']}), {player['name']}.\n\n"
+            f"You are player {player['id']} and play {powers}.\n"
+            f"Your player token (keep it secret; the API needs it, and mail can carry it):\n\n"
+            f"    {token}\n\n"
+            f"To send orders by mail, reply to this message with one order per line, e.g.\n\n"
+            f"    A PAR - BUR\n    F BRE - MAO\n\nor write to {service_address()} with\n\n"
+            f"    GAME {g['id']}\n    TOKEN {token}\n    ORDERS\n    A PAR - BUR\n    END\n\n"
+            f"The game starts when every seat is taken; you will be told then.")
+    queue(store, pipe, compose(player["email"], subject(g, "Welcome"), body + FOOTER,
+                               reply_address(store.r, g["id"], player["id"])), f"welcome-{g['id']}-{player['id']}")
+
+
+def game_started(store, pipe, g: dict, players: list[dict], fields: dict) -> None:
+    """Queue (after MULTI) the start notice to every player with an address."""
+    position = json.loads(fields["position"])
+    for player in players:
+        if not player.get("email"):
+            continue
+        body = (f"Game {g['id']} has started. You play {', '.join(player['powers']) or 'no power'}.\n\n"
+                f"Phase {fields['phase']}: orders due {when(fields.get('deadline'))}.\n\n"
+                f"{position_text(position)}")
+        queue(store, pipe, compose(player["email"], subject(g, f"Started: {fields['phase']}"), body + FOOTER,
+                                   reply_address(store.r, g["id"], player["id"])),
+              f"start-{g['id']}-{player['id']}")
+
+
+def _phase_adjudicated(games, g: dict, data: dict) -> tuple[str, str, set | None]:
+    seq, gid = data["seq"], g["id"]
+    after, deadline = None, None
+    if int(g["seq"]) == seq + 1 and g.get("position"):
+        after = json.loads(g["position"])
+        deadline = g.get("deadline") if g["status"] in ("open", "paused") else None
+    else:
+        for record in games.r.lrange(keys.history(gid), 0, -1):
+            record = json.loads(record)
+            if record["seq"] == seq + 1:
+                after = record["position"]
+    body = f"Results of {data['phase']} in game {gid}:\n\n{results_text(data['results'])}\n"
+    if after:
+        body += f"\nPosition for {after['phase']}:\n\n{position_text(after)}\n"
+    if g["status"] == "finished" and int(g["seq"]) == seq + 1:
+        body += f"\nThe game is over{': ' + g['winner'] + ' wins' if g.get('winner') else ''}.\n"
+    elif data.get("next_phase") and int(g["seq"]) == seq + 1:
+        body += f"\nNext phase: {data['next_phase']}, orders due {when(deadline) if deadline else '(paused)'}.\n"
+    return f"Results of {data['phase']}", body, None
+
+
+def _ts(text: str) -> float:
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+def _deadline_approaching(games, g, data):
+    body = (f"Reminder: the orders of {', '.join(data['missing'])} for {data['phase']} in game {g['id']} "
+            f"are due {when(_ts(data['deadline']))}, and none have been received.\n")
+    return f"Reminder: {data['phase']} orders due", body, set(data["missing"])
+
+
+def _deadline_passed(games, g, data):
+    body = (f"The deadline of {data['phase']} in game {g['id']} passed at {data['deadline']} "
+            f"without orders for {', '.join(data['missing'])}.\n\n")
+    if data.get("grace_until"):
+        body += (f"There is a grace period: orders are still taken until {data['grace_until']}.\n"
+                 "After that, ")
+    else:
+        body += "Now "
+    body += ("the phase waits for the missing orders." if data.get("policy") == "wait"
+             else "the units without orders hold (civil disorder) and the phase is adjudicated.")
+    return f"Late: {data['phase']} orders missing", body + "\n", set(data["missing"])
+
+
+def _game_ended(games, g, data):
+    winner = data.get("winner")
+    return "Game over", (f"Game {g['id']} ended in {data.get('phase')}"
+                         f"{': ' + winner + ' wins' if winner else ''}.\n"), None
+
+
+MESSAGES = {"phase_adjudicated": _phase_adjudicated, "deadline_approaching": _deadline_approaching,
+            "deadline_passed": _deadline_passed, "game_ended": _game_ended}
+
+
+def on_event(event: dict) -> str:
+    """The events listener: the messages an event of a game means, queued once."""
+    from .jobs import tables
+
+    make = MESSAGES.get(event["type"])
+    if event["table"] != "game" or make is None:
+        return "noop: nothing to mail"
+    games = tables()["game"]
+    gid = event["table_id"]
+    g = games.r.hgetall(keys.game(gid))
+    if not g:
+        return "noop: no such game"
+    title, body, powers = make(games, g, event["data"])
+    recipients = [p for p in (json.loads(v) for v in games.r.hvals(keys.players(gid)))
+                  if p.get("email") and (powers is None or powers & set(p["powers"]))]
+
+    def commit(pipe):
+        if pipe.sismember(keys.mail_done(gid), event["id"]):
+            return "noop: mailed already"
+        pipe.multi()
+        pipe.sadd(keys.mail_done(gid), event["id"])
+        for p in recipients:
+            msg = compose(p["email"], subject(g, title), body + FOOTER, reply_address(games.r, gid, p["id"]))
+            queue(games.store, pipe, msg, hashlib.sha256(f"{event['id']}:{p['id']}".encode()).hexdigest()[:32])
+        return f"queued {len(recipients)} messages"
+
+    return games.store.transact([keys.mail_done(gid)], commit)
