@@ -17,8 +17,10 @@ import json
 
 from gunicorn import util
 
-from service.http import MAX_BODY, PROBLEM
 from workers import observe  # noqa: F401  (sets PROMETHEUS_MULTIPROC_DIR for the workers gunicorn forks)
+
+# The application (service.*) is imported by each worker, never here: a worker restarted by a HUP gets new code.
+PROBLEM = "application/problem+json"
 
 worker_class = "gthread"
 
@@ -44,6 +46,8 @@ util.write_error = _write_problem
 
 
 def pre_request(worker, req):
+    from service.http import MAX_BODY
+
     length = next((value for name, value in req.headers if name == "CONTENT-LENGTH"), "")
     chunked = any(name == "TRANSFER-ENCODING" for name, _ in req.headers)
     if chunked or (length.isdigit() and int(length) > MAX_BODY):

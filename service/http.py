@@ -113,21 +113,24 @@ def parse_json(raw: bytes):
     return data
 
 
+NO_BODY = object()
+
+
 def body_json():
-    """The request body as parsed by :func:`parse_json` (None if there is none)."""
+    """The request body as parsed by :func:`parse_json` (:data:`NO_BODY` if there is none)."""
     if "body_json" not in g:
         raw = request.get_data(cache=True)
-        g.body_json = parse_json(raw) if raw.strip() else None
+        g.body_json = parse_json(raw) if raw.strip() else NO_BODY
     return g.body_json
 
 
 def load(schema: Schema) -> dict:
-    """The request body, parsed as JSON and loaded with ``schema``."""
+    """The request body, parsed as JSON and loaded with ``schema`` (no body at all reads as {})."""
     data = body_json()
-    if data is None:
+    if data is NO_BODY:
         data = {}
     if not isinstance(data, dict):
-        raise BadRequest(f"body: expected a JSON object, got {type(data).__name__}")
+        raise BadRequest(f"body: expected a JSON object, got {'null' if data is None else type(data).__name__}")
     return schema.load(data)
 
 
