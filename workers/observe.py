@@ -82,12 +82,15 @@ def job(fn):
             return fn(*args)
         from rq import get_current_job
 
+        from .store import JOB_RETRIES
+
         current = get_current_job()
-        retries = (current.number_of_retries or 0) if current else 0
+        # RQ counts down retries_left from the Retry(max=JOB_RETRIES) every table job is enqueued with
+        retries = max(0, JOB_RETRIES - current.retries_left) if current and current.retries_left is not None else 0
         name = fn.__name__
         if retries:
             JOB_RETRIES.labels(name).inc()
-        fields = {"job": name, "job_id": current.id if current else None, "args": list(args)[:8], "retry": retries}
+        fields = {"job": name, "job_id": current.id if current else None, "job_args": list(args)[:8], "retry": retries}
         token, start = _in_job.set(True), time.perf_counter()
         try:
             result = fn(*args)
