@@ -256,3 +256,23 @@ def _listening(port: int) -> list[str]:
                     raw = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))  # host-order words
                     found.append(str(ipaddress.ip_address(raw)))
     return found
+
+
+def test_a_draw_proposed_and_voted_by_mail(mail):
+    relay, stack, api, _url = mail
+    emails = {p: f"{p.lower()}.draw@players.test" for p in POWERS}
+    gid, _director, tokens = _game(api, emails)
+    signed = {p: relay.wait(emails[p], "Welcome")[0]["Reply-To"] for p in POWERS}
+    stack.send(emails["FRANCE"], "DRAW", to=signed["FRANCE"], subject="draw")
+    answer = _answer(relay, emails["FRANCE"], "draw")
+    proposal = answer.split("proposal ")[1].split(",")[0]
+    assert f"Proposed a draw ({', '.join(POWERS)}) as FRANCE" in answer and answer.rstrip().endswith("open.")
+    for power in POWERS:
+        if power != "FRANCE":
+            stack.send(emails[power], f"VOTE {proposal} yes", to=signed[power], subject="vote")
+            assert f"{power} voted yes on proposal {proposal}" in _answer(relay, emails[power], "vote")
+    assert api.get(f"/v1/games/{gid}").json()["status"] == "finished"
+    stack.send(emails["ENGLAND"], "PROPOSALS", to=signed["ENGLAND"], subject="list")
+    assert f"{proposal}: draw {', '.join(POWERS)} (S1901M), passed" in _answer(relay, emails["ENGLAND"], "list")
+    for power in POWERS:
+        assert f"Game {gid} ended" in text(relay.wait(emails[power], "Game over")[0])
