@@ -44,7 +44,7 @@ LOGGER = "adjudication"
 JOBS = Counter("adjudication_jobs", "Jobs run, by job and outcome (done, noop, failed)", ["job", "outcome"])
 JOB_SECONDS = Histogram("adjudication_job_duration_seconds", "Time a job ran", ["job"],
                         buckets=(.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60))
-JOB_RETRIES = Counter("adjudication_job_retries", "Job runs that were a retry (of a failed or abandoned run)", ["job"])
+RETRIES = Counter("adjudication_job_retries", "Job runs that were a retry (of a failed or abandoned run)", ["job"])
 ADJUDICATIONS = Counter("adjudication_adjudications", "Steps taken by jobs (a phase adjudicated, a resolution step "
                         "taken)", ["table"])
 ADJUDICATION_SECONDS = Histogram("adjudication_adjudication_duration_seconds", "Time a job took to take a step",
@@ -82,14 +82,13 @@ def job(fn):
             return fn(*args)
         from rq import get_current_job
 
-        from .store import JOB_RETRIES
+        from .store import JOB_RETRIES  # what every table job is enqueued with: Retry(max=JOB_RETRIES)
 
         current = get_current_job()
-        # RQ counts down retries_left from the Retry(max=JOB_RETRIES) every table job is enqueued with
         retries = max(0, JOB_RETRIES - current.retries_left) if current and current.retries_left is not None else 0
         name = fn.__name__
         if retries:
-            JOB_RETRIES.labels(name).inc()
+            RETRIES.labels(name).inc()
         fields = {"job": name, "job_id": current.id if current else None, "job_args": list(args)[:8], "retry": retries}
         token, start = _in_job.set(True), time.perf_counter()
         try:
