@@ -86,31 +86,36 @@ def job(fn):
 
         current = get_current_job()
         retries = max(0, JOB_RETRIES - current.retries_left) if current and current.retries_left is not None else 0
-        name = fn.__name__
-        if retries:
-            RETRIES.labels(name).inc()
-        fields = {"job": name, "job_id": current.id if current else None, "job_args": list(args)[:8], "retry": retries}
+        fields = {"job": fn.__name__, "job_id": current.id if current else None, "job_args": list(args)[:8],
+                  "retry": retries}
         token, start = _in_job.set(True), time.perf_counter()
         try:
             result = fn(*args)
         except BaseException as e:
-            seconds = time.perf_counter() - start
-            JOBS.labels(name, "failed").inc()
-            JOB_SECONDS.labels(name).observe(seconds)
-            configure_logging().error("job", extra={**fields, "outcome": "failed", "error": repr(e)[:500],
-                                                    "duration_ms": round(seconds * 1000, 2)})
+            _record_job(fields, "failed", time.perf_counter() - start, error=repr(e)[:500])
             raise
         finally:
             _in_job.reset(token)
-        seconds = time.perf_counter() - start
-        outcome = "noop" if str(result).startswith("noop") else "done"
-        JOBS.labels(name, outcome).inc()
-        JOB_SECONDS.labels(name).observe(seconds)
-        configure_logging().info("job", extra={**fields, "outcome": outcome, "result": str(result)[:200],
-                                               "duration_ms": round(seconds * 1000, 2)})
+        _record_job(fields, "noop" if str(result).startswith("noop") else "done", time.perf_counter() - start,
+                    result=str(result)[:200])
         return result
 
     return run
+
+
+def _record_job(fields: dict, outcome: str, seconds: float, **extra) -> None:
+    """The job's metrics and log line; a failure here is logged, never the job's."""
+    try:
+        name = fields["job"]
+        if fields["retry"]:
+            RETRIES.labels(name).inc()
+        JOBS.labels(name, outcome).inc()
+        JOB_SECONDS.labels(name).observe(seconds)
+        level = logging.ERROR if outcome == "failed" else logging.INFO
+        configure_logging().log(level, "job", extra={**fields, "outcome": outcome,
+                                                     "duration_ms": round(seconds * 1000, 2), **extra})
+    except Exception:  # noqa: BLE001
+        logging.getLogger(__name__).exception("recording job %s", fields)
 
 
 def step(fn=None, *, deadline_arg: int | None = None):
@@ -126,11 +131,14 @@ def step(fn=None, *, deadline_arg: int | None = None):
         start = time.perf_counter()
         result = fn(*args)
         if not str(result).startswith("noop"):
-            table = str(args[0])
-            ADJUDICATIONS.labels(table).inc()
-            ADJUDICATION_SECONDS.labels(table).observe(time.perf_counter() - start)
-            if deadline_arg is not None:
-                DEADLINE_LAG.labels(table).observe(time.time() - float(args[deadline_arg]))
+            try:
+                table = str(args[0])
+                ADJUDICATIONS.labels(table).inc()
+                ADJUDICATION_SECONDS.labels(table).observe(time.perf_counter() - start)
+                if deadline_arg is not None:
+                    DEADLINE_LAG.labels(table).observe(time.time() - float(args[deadline_arg]))
+            except Exception:  # noqa: BLE001
+                logging.getLogger(__name__).exception("recording a step of %s", args)
         return result
 
     return run
