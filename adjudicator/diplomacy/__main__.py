@@ -3,15 +3,20 @@
     python -m adjudicator.diplomacy < requests.jsonl > responses.jsonl
 
 One contract request per input line; one response per output line, in the
-same order, flushed after each line.  Blank (whitespace-only) lines are
-skipped and produce no output line.  A line that is not valid JSON, or whose
-request is malformed, produces ``{"error": "...", "line": N}`` (with
-``"field"`` when known; N counts input lines from 1) and processing goes on.
-The exit status is 0 unless stdin/stdout themselves fail.
+same order.  Output is flushed whenever every complete line read so far has
+been answered, so a client that writes one line and waits gets its answer at
+once, while a large batch is written in large blocks.  Blank
+(whitespace-only) lines are skipped and produce no output line.  A line that
+is not valid JSON (or not UTF-8), or whose request is malformed, produces
+``{"error": "...", "line": N}`` (with ``"field"`` when known; N counts input
+lines from 1) and processing goes on.  The exit status is 0 unless
+stdin/stdout themselves fail.
 """
 from __future__ import annotations
 
+import io
 import json
+import os
 import sys
 
 from . import RequestError, adjudicate
@@ -24,6 +29,31 @@ except ImportError:  # pragma: no cover - depends on the environment
 HELP = __doc__
 
 
+def _batches(stdin):
+    """Lists of input lines (bytes): each list is what one read brought in.
+
+    A read returns as soon as some input is there, so nothing waits for more
+    input than has been sent.  Streams without a file descriptor are read line
+    by line.
+    """
+    try:
+        fd = stdin.fileno()
+    except (AttributeError, OSError, io.UnsupportedOperation):
+        for line in stdin:
+            yield [line.encode("utf-8") if isinstance(line, str) else line]
+        return
+    tail = b""
+    while True:
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            if tail:
+                yield [tail]
+            return
+        lines = (tail + chunk).split(b"\n")
+        tail = lines.pop()
+        yield lines
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv:
@@ -32,36 +62,52 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         sys.stderr.write(f"unknown argument {argv[0]!r}; see --help\n")
         return 2
-    out = sys.stdout
+    stdlib_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
     if orjson is not None:
-        def dumps(obj):
+        def dumps(obj) -> bytes:
             try:
-                return orjson.dumps(obj).decode()
+                return orjson.dumps(obj)
             except TypeError:  # e.g. an integer too large for orjson
-                return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+                return stdlib_dumps(obj).encode("utf-8")
 
         loads, bad_json = orjson.loads, orjson.JSONDecodeError
     else:
-        dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-        loads, bad_json = json.loads, json.JSONDecodeError
-    for n, line in enumerate(sys.stdin, 1):
-        if not line.strip():
-            continue
-        try:
-            req = loads(line)
-            resp = adjudicate(req)
-        except bad_json as err:
-            msg = getattr(err, "msg", None) or str(err)
-            resp = {"error": f"bad JSON: {msg}", "line": n}
-        except RequestError as err:
-            resp = {"error": str(err), "line": n}
-            if err.field is not None:
-                resp["field"] = err.field
-        except Exception as err:  # never crash the batch
-            resp = {"error": f"internal error: {type(err).__name__}: {err}", "line": n}
-        out.write(dumps(resp))
-        out.write("\n")
-        out.flush()
+        def dumps(obj) -> bytes:
+            return stdlib_dumps(obj).encode("utf-8")
+
+        loads, bad_json = json.loads, (json.JSONDecodeError, UnicodeDecodeError)
+    out = getattr(sys.stdout, "buffer", None)
+    if out is None:  # a text-only stream
+        def write(data: bytes) -> None:
+            sys.stdout.write(data.decode("utf-8"))
+    else:
+        sys.stdout.flush()
+        write = out.write
+    flush = sys.stdout.flush if out is None else out.flush
+    n = 0
+    for batch in _batches(sys.stdin):
+        answers = []
+        for line in batch:
+            n += 1
+            if not line.strip():
+                continue
+            try:
+                req = loads(line)
+                resp = adjudicate(req)
+            except bad_json as err:
+                msg = getattr(err, "msg", None) or str(err)
+                resp = {"error": f"bad JSON: {msg}", "line": n}
+            except RequestError as err:
+                resp = {"error": str(err), "line": n}
+                if err.field is not None:
+                    resp["field"] = err.field
+            except Exception as err:  # never crash the batch
+                resp = {"error": f"internal error: {type(err).__name__}: {err}", "line": n}
+            answers.append(dumps(resp))
+        if answers:
+            answers.append(b"")
+            write(b"\n".join(answers))
+            flush()
     return 0
 
 

@@ -224,27 +224,26 @@ def read_position(req, *, need_orders: bool = True) -> Position:
     contested: set[str] = set()
     if pos.type == "R":
         for p, lst in _dict(req, "dislodged").items():
-            power = _power(p, "dislodged", variant)
+            power = p if p in _POWERS else _power(p, "dislodged", variant)
             for i, d in enumerate(_list(lst, f"dislodged.{p}")):
-                field = f"dislodged.{p}[{i}]"
                 if isinstance(d, str):
                     d = {"unit": d}
                 if not isinstance(d, dict):
-                    raise RequestError("a dislodged entry must be {'unit', 'attacked_from'}", field)
-                u = parse_unit(d.get("unit"), field + ".unit", power)
+                    raise RequestError("a dislodged entry must be {'unit', 'attacked_from'}",
+                                       f"dislodged.{p}[{i}]")
+                u = d.get("unit")
+                u = _units_of[power].get(u) if type(u) is str else None
+                if u is None:
+                    u = parse_unit(d.get("unit"), f"dislodged.{p}[{i}].unit", power)
                 af = d.get("attacked_from")
-                if af is not None:
-                    if not isinstance(af, str) or af.strip().upper()[:3] not in BOARD.provinces:
-                        raise RequestError(f"unknown province {af!r}", field + ".attacked_from")
-                    af = af.strip().upper()[:3]
+                if af is not None and (type(af) is not str or af not in BOARD.provinces):
+                    af = _province(af, f"dislodged.{p}[{i}].attacked_from")
                 if u.prov in dislodged:
-                    raise RequestError(f"two dislodged units in {u.prov}", field)
+                    raise RequestError(f"two dislodged units in {u.prov}", f"dislodged.{p}[{i}]")
                 dislodged[u.prov] = (u, af)
-        cl = req.get("contested") or []
-        for i, c in enumerate(_list(cl, "contested")):
-            if not isinstance(c, str) or c.strip().upper()[:3] not in BOARD.provinces:
-                raise RequestError(f"unknown province {c!r}", f"contested[{i}]")
-            contested.add(c.strip().upper()[:3])
+        for i, c in enumerate(_list(req.get("contested") or [], "contested")):
+            contested.add(c if type(c) is str and c in BOARD.provinces
+                          else _province(c, f"contested[{i}]"))
     pos.dislodged = dislodged
     pos.contested = contested
 
@@ -266,6 +265,14 @@ def read_position(req, *, need_orders: bool = True) -> Position:
     seen = dict.fromkeys(list(power_units) + list(centers) + list(orders))
     pos.power_order = list(seen)
     return pos
+
+
+def _province(text, field: str) -> str:
+    """A province id from a loosely written one ("bur", "SPA/NC"), else RequestError."""
+    prov = text.strip().upper()[:3] if isinstance(text, str) else None
+    if prov not in BOARD.provinces:
+        raise RequestError(f"unknown province {text!r}", field)
+    return prov
 
 
 def _two_units(req, variant) -> None:

@@ -62,3 +62,30 @@ def test_works_without_orjson(tmp_path):
     out = [json.loads(line) for line in p.stdout.splitlines()]
     assert out[0] == adjudicate(json.loads(good))
     assert out[1]["line"] == 2 and out[1]["error"].startswith("bad JSON")
+
+
+def test_each_line_is_answered_before_the_next_is_sent():
+    """A client may write one request and wait for its answer (stdin left open)."""
+    p = subprocess.Popen([sys.executable, "-m", "adjudicator.diplomacy"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, cwd=ROOT)
+    try:
+        for order in ("A PAR - BUR", "A PAR - PIC"):
+            request = dict(initial_position(), orders={"FRANCE": [order]})
+            p.stdin.write((json.dumps(request) + "\n").encode())
+            p.stdin.flush()
+            assert json.loads(p.stdout.readline()) == adjudicate(request)
+    finally:
+        p.stdin.close()
+        p.wait(timeout=60)
+    assert p.returncode == 0
+
+
+def test_bad_bytes_and_a_last_line_without_newline():
+    good = json.dumps(dict(initial_position(), orders={"FRANCE": ["A PAR - BUR"]})).encode()
+    p = subprocess.run([sys.executable, "-m", "adjudicator.diplomacy"],
+                       input=b'{"phase": "S1901M\xff"}\r\n' + good, capture_output=True, cwd=ROOT,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    out = [json.loads(line) for line in p.stdout.splitlines()]
+    assert out[0]["line"] == 1 and out[0]["error"].startswith("bad JSON")
+    assert out[1]["next"]["units"]["FRANCE"][0] == "A BUR"
