@@ -64,7 +64,7 @@ def start_service():
     tmp = Path(tempfile.mkdtemp(prefix="loadtest-"))
     redis_proc, url = start_redis(tmp / "redis", persist=False)
     port = free_port()
-    env = {**os.environ, "REDIS_URL": url, "PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING"}
+    env = {**os.environ, "REDIS_URL": url, "PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING", "RATE_LIMITS": "off"}
     log = open(tmp / "service.log", "w")
     procs = [subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
              for cmd in service_commands("127.0.0.1", port).values()]

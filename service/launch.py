@@ -17,10 +17,12 @@ child dies, everything is stopped and the exit status is 1.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -95,6 +97,9 @@ def main() -> int:
     host = os.environ.get("HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", "8000"))
     env = dict(os.environ)
+    # Prometheus multiprocess files: one directory per run, shared by every child (/metrics adds them up)
+    metrics_dir = None if env.get("PROMETHEUS_MULTIPROC_DIR") else tempfile.mkdtemp(prefix="adjudication-metrics-")
+    env["PROMETHEUS_MULTIPROC_DIR"] = env.get("PROMETHEUS_MULTIPROC_DIR") or metrics_dir
     redis_proc = None
     if env.get("REDIS_URL"):
         redis.Redis.from_url(env["REDIS_URL"]).ping()
@@ -141,6 +146,8 @@ def main() -> int:
             stop(proc)
         if redis_proc is not None:
             stop(redis_proc)
+        if metrics_dir:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
         print("Stopped.", flush=True)
     return status
 

@@ -58,7 +58,7 @@ def test_uses_redis_url_when_given(tmp_path, redis_url):
     proc, base = _launch(tmp_path, REDIS_URL=redis_url)
     try:
         assert f"Redis: {redis_url}" in (tmp_path / "launch.log").read_text()
-        assert requests.get(f"{base}/v1/health", timeout=5).json() == {"status": "ok", "redis": True}
+        assert requests.get(f"{base}/v1/health", timeout=5).json()["redis"] is True
     finally:
         _ctrl_c(proc, base, tmp_path)
     assert not (tmp_path / "data").exists()
