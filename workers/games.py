@@ -91,7 +91,7 @@ class Games(Clock):
     def _keep(self, pipe, gid: str, seconds: int | None) -> None:
         """Queue (after MULTI): the game's keys expire in ``seconds`` (None: they are kept)."""
         for key in (keys.game(gid), keys.players(gid), keys.tokens(gid), keys.history(gid), keys.proposals(gid),
-                    keys.audit("game", gid)):
+                    keys.audit("game", gid), keys.absences(gid), keys.mail_done(gid)):
             if seconds is None:
                 pipe.persist(key)
             else:
