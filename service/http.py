@@ -27,7 +27,7 @@ from pathlib import Path
 
 import redis
 import yaml
-from flask import Response, g, request
+from flask import Response, current_app, g, request
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -184,6 +184,7 @@ class Contract:
         spec = yaml.safe_load(spec_path.read_text())
         self.formats: dict[str, dict[str, re.Pattern]] = {}
         self.needs_token: dict[tuple[str, str], str] = {}
+        self.creates: set[tuple[str, str]] = set()  # operations answering 201: a retry makes another
         for path, item in spec.get("paths", {}).items():
             params = list(item.get("parameters", []))
             for method, op in item.items():
@@ -194,6 +195,8 @@ class Contract:
                     pattern = self._resolve(spec, param.get("schema", {})).get("pattern")
                     if param.get("in") == "path" and pattern:
                         self.formats.setdefault(path, {})[param["name"]] = re.compile(pattern)
+                if "201" in op.get("responses", {}):
+                    self.creates.add((path, method.upper()))
                 security = op.get("security")
                 if security and all(alternative for alternative in security):
                     names = [TOKEN_NAMES.get(name, "a token") for alt in security for name in alt]
@@ -275,8 +278,11 @@ def _store_error(e: redis.RedisError):
     if not down:
         return _unexpected(e)
     log.warning("store unavailable on %s %s: %s", request.method, request.path, e)
-    note = RETRY_NOTES.get(request.endpoint or "", "Retrying it is safe: if it was applied, the retry finds "
-                                                   "the change made (and may answer 409).")
+    contract = current_app.extensions["contract"]
+    creates = request.url_rule is not None and (_flask_path(request.url_rule.rule), request.method) in contract.creates
+    note = RETRY_NOTES.get(request.endpoint or "") or (
+        "A retry creates another if this one was created: look before retrying." if creates else
+        "Retrying it is safe: if it was applied, the retry finds the change made (and may answer 409).")
     resp = problem(503, "Store unavailable", "the service's store (Redis) failed while handling this request, "
                    f"so it may or may not have been applied. Try again in {RETRY_AFTER} s. {note}")
     resp.headers["Retry-After"] = str(RETRY_AFTER)
@@ -291,7 +297,7 @@ def _unexpected(e: Exception):
 
 def register(app, spec_path: Path) -> None:
     """The checks every request passes before its view, and the error handlers."""
-    contract = Contract(spec_path)
+    contract = app.extensions["contract"] = Contract(spec_path)
 
     @app.before_request
     def _before_view():

@@ -255,6 +255,7 @@ def test_store_down_is_a_503_that_says_it_may_have_been_applied(own_service):
     assert "may or may not have been applied" in detail and "Retrying it is safe" in detail
     assert "nothing was changed" not in detail
     assert "takes another seat" in unavailable("POST", f"{game.path}/players", json={"name": "late"})
+    assert "creates another" in unavailable("POST", "/v1/tournaments", json={"system": "dss", "rounds": 1})
     unavailable("GET", "/v1/health")
     own_service["redis"], _ = start_redis(own_service["data"], port=own_service["redis_port"])
     resp = wait_for(lambda: (r := game.ready("FRANCE", False)).status_code == 200 and r, 20, "the retry")
