@@ -28,8 +28,8 @@ def adjustment_counts(units_by_power: dict[str, list[Unit]], centers: dict[str, 
     return out
 
 
-def _name_key(prov: str) -> str:
-    return re.sub(r"[^a-z]", "", BOARD.provinces[prov].name.lower())
+#: province -> its English name in lower-case letters only (the alphabetical tie-break)
+_NAME_KEY = {p: re.sub(r"[^a-z]", "", v.name.lower()) for p, v in BOARD.provinces.items()}
 
 
 def removal_order(power: str, units: list[Unit], owned: list[str], mode: str) -> list[Unit]:
@@ -44,7 +44,7 @@ def removal_order(power: str, units: list[Unit], owned: list[str], mode: str) ->
     def key(u: Unit):
         dist = BOARD.distances(u.type, u.loc, mode)
         d = min((dist[t] for t in targets if t in dist), default=10_000)
-        return (-d, 0 if u.type == "F" else 1, _name_key(u.prov))
+        return (-d, 0 if u.type == "F" else 1, _NAME_KEY[u.prov])
 
     return sorted(units, key=key)
 

@@ -134,14 +134,21 @@ class Legality:
     def __init__(self, pos: Position):
         self.pos = pos
         self.units = pos.units
-        self.fleet_seas = frozenset(p for p, u in pos.units.items()
-                                    if u.type == "F" and p in SEAS)
+        self._fleet_seas = None
         self.impassable = pos.impassable
         self.used_fleets = False
         context = (pos.neutral, pos.impassable)
         self.cache = _check_caches.get(context)
         if self.cache is None:
             self.cache = _check_caches[context] = {}
+
+    @property
+    def fleet_seas(self) -> frozenset:
+        """Sea provinces holding a fleet (computed when a convoy question comes up)."""
+        if self._fleet_seas is None:
+            self._fleet_seas = frozenset(p for p, u in self.units.items()
+                                         if u.type == "F" and p in SEAS)
+        return self._fleet_seas
 
     def convoy_possible(self, src: str, dst: str) -> bool:
         self.used_fleets = True
@@ -568,28 +575,54 @@ class Movement:
                 return False
         return True
 
-    # -- after resolution --------------------------------------------------
+    # -- resolution -----------------------------------------------------------
     def _settle_the_obvious(self) -> None:
-        """Decide at once, without the resolver, the orders that depend on no other
-        decision (most of them): an unopposed move into an empty province; an
-        unmatched support or convoy (void); a matched support that no foreign unit
-        moves against; a matched convoy that nothing attacks."""
+        """Decide at once, without the resolver, the orders whose outcome no other
+        decision can change (most of them), by the same rules as below:
+
+        * a move into an empty province that no other unit tries to enter succeeds;
+        * a move without support, not by convoy, into a province whose unit stays
+          (hold, support, convoy) or comes the other way (head to head) fails: its
+          attack of 1 (or 0) never beats a hold or defence of at least 1;
+        * so does one into an empty province that another unit, not by convoy and
+          not in a head-to-head battle, also tries to enter (prevent of at least 1);
+        * an unmatched support or convoy is void; a support is cut by a foreign
+          move, not by convoy, from anywhere but where it supports into, and
+          stands when no foreign unit moves against it; a convoy nothing attacks
+          stands.
+        """
         settled = self.resolver.resolved
         orders, moves_into, matched = self.orders, self.moves_into, self.matched
+        supports_of = self.supports_of
         for prov, o in orders.items():
             kind = o.kind
             if o.reason is not None or kind == "H":
                 continue
             if kind == "M":
-                if not o.via and o.dprov not in orders and len(moves_into[o.dprov]) == 1:
-                    settled[prov] = True
+                if o.via or prov in supports_of:
+                    continue
+                d = orders.get(o.dprov)
+                rivals = moves_into[o.dprov]
+                if d is None:
+                    if len(rivals) == 1:
+                        settled[prov] = True
+                    elif all(not r.via and self.head_to_head(r) is None for r in rivals):
+                        settled[prov] = False
+                elif not (d.kind == "M" and d.reason is None) or self.head_to_head(o) is d:
+                    settled[prov] = False
             elif prov not in matched:
                 settled[prov] = False
             else:
                 attackers = moves_into.get(prov)
-                if not attackers or (kind == "S" and all(m.unit.power == o.unit.power
-                                                         for m in attackers)):
+                if not attackers:
                     settled[prov] = True
+                elif kind == "S":
+                    into = o.dprov if o.dest is not None else o.tprov
+                    foreign = [m for m in attackers if m.unit.power != o.unit.power]
+                    if not foreign:
+                        settled[prov] = True
+                    elif any(m.prov != into and not m.via for m in foreign):
+                        settled[prov] = False
 
     def run(self):
         self._settle_the_obvious()

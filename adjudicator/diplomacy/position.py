@@ -182,7 +182,6 @@ def read_position(req, *, need_orders: bool = True) -> Position:
             _phase_cache[(name, phase)] = hit
     pos.season, pos.year, pos.type, pos.neutral, pos.impassable = hit
 
-    units: dict[str, Unit] = {}
     power_units: dict[str, list[Unit]] = {}
     for p, lst in _dict(req, "units").items():
         power = p if p in _POWERS else _power(p, "units", variant)
@@ -193,14 +192,11 @@ def read_position(req, *, need_orders: bool = True) -> Position:
             us = [known[text] for text in lst]
         except (KeyError, TypeError):
             us = [parse_unit(text, p, power, i) for i, text in enumerate(lst)]
-        count = len(units) + len(us)
-        units.update(zip(map(_PROVINCE, us), us))
-        if len(units) != count:  # two units in one province
-            _two_units(req, variant)
-        if power in power_units:
-            power_units[power].extend(us)
-        else:
-            power_units[power] = us
+        power_units[power] = power_units[power] + us if power in power_units else us
+    every = [u for us in power_units.values() for u in us]
+    units: dict[str, Unit] = dict(zip(map(_PROVINCE, every), every))
+    if len(units) != len(every):  # two units in one province
+        _two_units(req, variant)
     pos.units = units
     pos.power_units = power_units
 
