@@ -7,8 +7,8 @@
    retreat and adjustment phases that follow them.
 2. Times ``python -m adjudicator.diplomacy`` on them as one JSON Lines batch:
    one process, one core, wall clock, process start-up included (best of
-   ``--repeat``).  Then once per phase type, each its own process, for the
-   phases/s of each type.
+   ``--repeat``), from compiled bytecode as an installed package runs.  Then
+   once per phase type, each its own process, for the phases/s of each type.
 3. Unless ``--no-mila``: installs the PyPI package ``diplomacy`` (the MILA
    engine) into its own virtualenv under .bench/ (only for this benchmark) and
    times it on the same phases in the same run, two ways
@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import subprocess
 import sys
 import time
@@ -37,22 +39,35 @@ TYPES = {"M": "movement", "R": "retreat", "A": "adjustment"}
 from benchmarks.positions import game_phases  # noqa: E402
 
 
-def ours(path: Path, repeat: int) -> tuple[float, list[dict]]:
-    """Best wall-clock seconds of ``repeat`` runs of the CLI on ``path``, and its responses."""
-    best, out = None, b""
+# Our CLI runs as an installed package would: from compiled bytecode.  A first,
+# untimed run writes the .pyc files (so PYTHONDONTWRITEBYTECODE is not passed on).
+CLI = [sys.executable, "-m", "adjudicator.diplomacy"]
+CLI_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def ours(path: Path, repeat: int) -> tuple[float, float, list[dict]]:
+    """Wall-clock and CPU seconds (user + system) of the CLI on ``path``, each the
+    best of ``repeat`` runs, and its responses."""
+    subprocess.run(CLI, input=b"", capture_output=True, check=True, cwd=ROOT, env=CLI_ENV)
+    best_wall = best_cpu = None
+    out = b""
     for _ in range(repeat):
         with path.open("rb") as feed:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             started = time.perf_counter()
-            done = subprocess.run([sys.executable, "-m", "adjudicator.diplomacy"], stdin=feed,
-                                  capture_output=True, check=True, cwd=ROOT)
+            done = subprocess.run(CLI, stdin=feed, capture_output=True, check=True, cwd=ROOT,
+                                  env=CLI_ENV)
             seconds = time.perf_counter() - started
-        if best is None or seconds < best:
-            best, out = seconds, done.stdout
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        if best_wall is None or seconds < best_wall:
+            best_wall, out = seconds, done.stdout
+        best_cpu = cpu if best_cpu is None else min(best_cpu, cpu)
     responses = [json.loads(line) for line in out.splitlines() if line.strip()]
     errors = [r for r in responses if "error" in r]
     if errors:
         raise SystemExit(f"our engine refused {len(errors)} requests, first: {errors[0]}")
-    return best, responses
+    return best_wall, best_cpu, responses
 
 
 def mila(path: Path) -> dict:
@@ -94,35 +109,38 @@ def main() -> None:
           + ", ".join(f"{count[t]} {name}" for t, name in TYPES.items())
           + f"; {units / max(count['M'], 1):.1f} units per movement phase")
 
-    seconds, responses = ours(path, args.repeat)
-    print(f"\nthis engine, batch CLI, one process, start-up included: {seconds:.2f} s, "
-          f"{len(requests) / seconds:,.0f} phases/s")
+    seconds, cpu, responses = ours(path, args.repeat)
+    print(f"\nthis engine, batch CLI, one process, start-up included: {seconds:.2f} s wall, "
+          f"{cpu:.2f} s CPU; {len(requests) / seconds:,.0f} phases/s")
     own = {}
     for t in TYPES:
         part = BENCH / f"{stem}-{t}.jsonl"
         part.write_text("".join(json.dumps(r) + "\n" for r in requests if r["phase"].endswith(t)))
-        own[t] = ours(part, args.repeat)[0] if count[t] else 0.0
+        own[t] = ours(part, args.repeat)[:2] if count[t] else (0.0, 0.0)
     if args.no_mila:
         for t, name in TYPES.items():
-            print(f"  {name:<10} {rate(count[t], own[t]):>8} phases/s (its own process)")
+            print(f"  {name:<10} {rate(count[t], own[t][0]):>8} phases/s (its own process)")
         return
 
     games_path = BENCH / f"{stem}-games.json"
     games_path.write_text(json.dumps({"games": games}))
     theirs = mila(games_path)
-    long_game, set_up = theirs["long_game"], theirs["set_up"]
-    long_total, setup_total = sum(long_game.values()), sum(set_up.values())
-    print(f"MILA diplomacy, long game (game built; set_orders + process() timed): {long_total:.2f} s, "
-          f"{len(requests) / long_total:,.0f} phases/s")
-    print(f"MILA diplomacy, new game set up per phase + set_orders + process(): {setup_total:.2f} s, "
-          f"{len(requests) / setup_total:,.0f} phases/s")
-    print(f"\nratio against MILA as in a long game: {long_total / seconds:.1f}x")
-    print(f"ratio against MILA set up per phase:   {setup_total / seconds:.1f}x")
+    total = {key: sum(theirs[key].values()) for key in ("long_game", "long_game_cpu", "set_up", "set_up_cpu")}
+    print(f"MILA diplomacy, long game (game built; set_orders + process() timed): "
+          f"{total['long_game']:.2f} s wall, {total['long_game_cpu']:.2f} s CPU; "
+          f"{len(requests) / total['long_game']:,.0f} phases/s")
+    print(f"MILA diplomacy, new game set up per phase + set_orders + process(): "
+          f"{total['set_up']:.2f} s wall, {total['set_up_cpu']:.2f} s CPU; "
+          f"{len(requests) / total['set_up']:,.0f} phases/s")
+    print("\nratio against MILA as in a long game:  "
+          f"{total['long_game'] / seconds:.1f}x wall clock, {total['long_game_cpu'] / cpu:.1f}x CPU time")
+    print("ratio against MILA set up per phase:    "
+          f"{total['set_up'] / seconds:.1f}x wall clock, {total['set_up_cpu'] / cpu:.1f}x CPU time")
 
-    print(f"\nphases/s by type    {'this CLI':>10} {'MILA long game':>15} {'MILA set up':>12}")
+    print(f"\nphases/s by type (wall clock)  {'this CLI':>10} {'MILA long game':>15} {'MILA set up':>12}")
     for t, name in TYPES.items():
-        print(f"  {name:<10} {count[t]:>6} {rate(count[t], own[t]):>10} {rate(count[t], long_game[t]):>15} "
-              f"{rate(count[t], set_up[t]):>12}")
+        print(f"  {name:<10} {count[t]:>6}          {rate(count[t], own[t][0]):>10} "
+              f"{rate(count[t], theirs['long_game'][t]):>15} {rate(count[t], theirs['set_up'][t]):>12}")
     print("  (this CLI: each type in its own process, start-up included)")
 
     same_units = {t: 0 for t in TYPES}

@@ -17,9 +17,10 @@ MILA's view of every phase:
 * ``set_up``: per phase a new ``Game`` set up at the position, then
   ``set_orders`` and ``process()``, all timed.
 
-Seconds are summed per phase type (M, R, A).  ``after`` holds, per phase, the
-units MILA leaves on the board (dislodged ones left out) and the phase it
-goes on to, from the long-game run.
+Seconds are summed per phase type (M, R, A), wall clock (``long_game``,
+``set_up``) and CPU time of this process (``long_game_cpu``, ``set_up_cpu``).
+``after`` holds, per phase, the units MILA leaves on the board (dislodged ones
+left out) and the phase it goes on to, from the long-game run.
 """
 import json
 import sys
@@ -82,9 +83,9 @@ def view(game):
 
 def main(path):
     games = json.load(open(path))["games"]
-    clock = time.perf_counter
-    long_game = {"M": 0.0, "R": 0.0, "A": 0.0}
-    setup = {"M": 0.0, "R": 0.0, "A": 0.0}
+    wall, cpu = time.perf_counter, time.process_time
+    timing = {name: {"M": 0.0, "R": 0.0, "A": 0.0}
+              for name in ("long_game", "long_game_cpu", "set_up", "set_up_cpu")}
     after, resyncs = [], 0
     for phases in games:
         game = Game()
@@ -92,16 +93,20 @@ def main(path):
             if not same_position(game, request):
                 game = set_up(request)
                 resyncs += 1
-            started = clock()
+            kind = request["phase"][-1]
+            started, started_cpu = wall(), cpu()
             play(game, request)
-            long_game[request["phase"][-1]] += clock() - started
+            timing["long_game_cpu"][kind] += cpu() - started_cpu
+            timing["long_game"][kind] += wall() - started
             after.append(view(game))
     for phases in games:
         for request in phases:
-            started = clock()
+            kind = request["phase"][-1]
+            started, started_cpu = wall(), cpu()
             play(set_up(request), request)
-            setup[request["phase"][-1]] += clock() - started
-    json.dump({"long_game": long_game, "set_up": setup, "resyncs": resyncs, "after": after}, sys.stdout)
+            timing["set_up_cpu"][kind] += cpu() - started_cpu
+            timing["set_up"][kind] += wall() - started
+    json.dump({**timing, "resyncs": resyncs, "after": after}, sys.stdout)
 
 
 if __name__ == "__main__":
