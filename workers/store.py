@@ -14,9 +14,15 @@ index).  What they share lives here, once:
   in the same transaction as the change that needs it, and it commits only if
   the record is still at that ``seq`` in the state that asked for it, so a
   second run, a racing run or the re-run of a job whose worker died is a no-op;
-* **deadlines**: an RQ job scheduled for the step's deadline
-  (:meth:`Store.schedule_deadline`), taken off the schedule when the deadline
-  changes; a superseded job that runs anyway finds its deadline gone;
+* **deadlines**: an entry ``table:id:seq:deadline`` in one sorted set scored by
+  the deadline (:meth:`Store.schedule_deadline`), written in the transaction
+  that sets the deadline and taken off when it changes.  The scheduler process
+  (``workers.scheduler``; any number of them) moves the due entries, in the
+  same transaction that removes them, to the queue as jobs of up to
+  ``DEADLINE_BATCH`` deadlines each (:meth:`Store.dispatch_deadlines`): no
+  lock, so nothing waits for a dead scheduler, and a deadline that passed
+  while the service was down is due at once.  A superseded entry that is
+  dispatched anyway finds its deadline gone;
 * **the clock**: extend, pause and resume a step's deadline (:class:`Clock`).
 
 The record's clock fields are the same for every table: ``status`` (``open``
@@ -38,14 +44,22 @@ from datetime import datetime, timezone
 
 import redis
 from rq import Queue, Retry
-from rq.job import Job
-from rq.registry import ScheduledJobRegistry
 
 from . import keys
 
 JOB_TIMEOUT = int(os.environ.get("ADJ_JOB_TIMEOUT", "60"))
 JOB_RETRIES = 3
-CANCELLED_JOB_TTL = 600  # seconds a superseded deadline job's hash is kept
+# ZSET: "table:id:seq:deadline" -> deadline (epoch seconds), every step's pending deadline
+DEADLINES = f"{keys.PREFIX}:deadlines"
+DEADLINE_BATCH = int(os.environ.get("DEADLINE_BATCH", "20"))  # deadlines per job
+
+# Count one attempt at step ARGV[1] of the record KEYS[1] if it is in status ARGV[2]; the record, or nil.
+CLAIM = """
+local now = redis.call('HMGET', KEYS[1], 'seq', 'status')
+if now[1] ~= ARGV[1] or now[2] ~= ARGV[2] then return false end
+redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+return redis.call('HGETALL', KEYS[1])
+"""
 
 
 class GameError(Exception):
@@ -109,6 +123,7 @@ class Store:
         self.url = url
         self.r = redis.Redis.from_url(url, decode_responses=True)
         self.queue = Queue(keys.QUEUE, connection=redis.Redis.from_url(url))
+        self._claim = self.r.register_script(CLAIM)
 
     # ------------------------------------------------------------ transactions
     def transact(self, watch: list[str], body):
@@ -126,6 +141,13 @@ class Store:
                 except redis.WatchError:
                     continue
         raise Conflict("this is changing too fast; try again")
+
+    def claim(self, key: str, seq: int, status: str) -> dict | None:
+        """Where a job's work on step ``seq`` starts: if the record at ``key`` is at that step
+        in ``status``, count the attempt (``attempts``, durably, before any work) and return
+        the record; else None.  One atomic script, so a racing job that loses counts nothing."""
+        found = self._claim(keys=[key], args=[seq, status])
+        return dict(zip(found[::2], found[1::2])) if found else None
 
     @staticmethod
     def record(pipe, key: str, what: str) -> dict:
@@ -161,20 +183,40 @@ class Store:
                            retry=Retry(max=JOB_RETRIES), job_timeout=JOB_TIMEOUT, pipeline=pipe)
 
     def schedule_deadline(self, pipe, table: str, tid: str, seq: int, deadline: int) -> str:
-        job_id = f"deadline-{table}-{tid}-{seq}-{deadline}-{uuid.uuid4().hex[:6]}"
-        self.queue.enqueue_at(datetime.fromtimestamp(deadline, timezone.utc), "workers.jobs.on_deadline",
-                              table, tid, seq, deadline, job_id=job_id, retry=Retry(max=JOB_RETRIES),
-                              job_timeout=JOB_TIMEOUT, pipeline=pipe)
-        return job_id
+        """Queue (in ``pipe``'s transaction) the deadline of step ``seq``; returns its entry,
+        which the record keeps as ``deadline_job``."""
+        entry = f"{table}:{tid}:{seq}:{deadline}"
+        pipe.zadd(DEADLINES, {entry: deadline})
+        return entry
 
     def cancel_deadline(self, pipe, record: dict) -> None:
-        """Take the step's deadline job off RQ's schedule.  Its job hash is left to
-        expire rather than deleted: the job may already be queued or running, and
-        then it finds its deadline superseded and does nothing."""
-        job_id = record.get("deadline_job")
-        if job_id:
-            ScheduledJobRegistry(keys.QUEUE, connection=self.queue.connection).remove(job_id, pipeline=pipe)
-            pipe.expire(Job.key_for(job_id), CANCELLED_JOB_TTL)
+        """Take the step's deadline off the schedule.  If it was already dispatched, its job
+        finds the deadline superseded and does nothing."""
+        entry = record.get("deadline_job")
+        if entry:
+            pipe.zrem(DEADLINES, entry)
+
+    def dispatch_deadlines(self, now: float, limit: int = 1000) -> int:
+        """Move up to ``limit`` deadlines due by ``now`` to the queue, ``DEADLINE_BATCH`` to a job
+        (``workers.jobs.on_deadlines``), in the transaction that takes them off the schedule:
+        each due entry becomes exactly one job however many schedulers run.  Returns how many."""
+        def body(pipe):
+            due = pipe.zrangebyscore(DEADLINES, "-inf", now, start=0, num=limit)
+            if not due:
+                return 0
+            pipe.multi()
+            pipe.zrem(DEADLINES, *due)
+            for i in range(0, len(due), DEADLINE_BATCH):
+                self.queue.enqueue("workers.jobs.on_deadlines", due[i:i + DEADLINE_BATCH],
+                                   retry=Retry(max=JOB_RETRIES), job_timeout=JOB_TIMEOUT, pipeline=pipe)
+            return len(due)
+
+        return self.transact([DEADLINES], body)
+
+    def next_deadline(self) -> float | None:
+        """The earliest pending deadline (epoch seconds), if any."""
+        first = self.r.zrange(DEADLINES, 0, 0, withscores=True)
+        return first[0][1] if first else None
 
     def deadline_fields(self, pipe, table: str, tid: str, seq: int, seconds: float | None) -> dict:
         """The record fields of a step opening now with ``seconds`` to run (None: no deadline)."""

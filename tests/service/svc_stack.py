@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -15,10 +16,11 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent.parent
 SPEC = ROOT / "openapi.yaml"
 
-# Fast failure recovery for tests: a job is declared abandoned 1 s after its
-# 10 s timeout, and an idle worker runs RQ's maintenance every ~2 s.
-TEST_ENV = {"ADJ_JOB_TIMEOUT": "10", "WORKER_HEARTBEAT_GRACE": "1", "WORKER_MAINTENANCE_INTERVAL": "1",
-            "WORKER_TTL": "17", "LOG_LEVEL": "INFO", "RATE_LIMITS": "off"}
+# Fast failure recovery for tests: a started job whose worker stopped beating is
+# abandoned after 3 s, and an idle worker runs RQ's maintenance every ~1 s.
+# (tests/service/test_recovery.py checks the defaults instead.)
+TEST_ENV = {"ADJ_JOB_TIMEOUT": "10", "JOB_HEARTBEAT_TTL": "3", "WORKER_MAINTENANCE_INTERVAL": "1",
+            "LOG_LEVEL": "INFO", "RATE_LIMITS": "off"}
 
 
 def wait_for(condition, timeout: float = 20.0, what: str = "the condition", interval: float = 0.05):
@@ -36,14 +38,15 @@ def wait_for(condition, timeout: float = 20.0, what: str = "the condition", inte
 class Stack:
     """gunicorn + worker + scheduler, as ``python -m service.launch`` starts them."""
 
-    def __init__(self, redis_url: str, logs: Path):
+    def __init__(self, redis_url: str, logs: Path, env: dict | None = None):
+        """``env``: the service's settings (default ``TEST_ENV``)."""
         from service.launch import free_port, service_commands
 
         self.redis_url = redis_url
         self.logs = logs
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.env = {**os.environ, **TEST_ENV, "REDIS_URL": redis_url,
+        self.env = {**os.environ, **(TEST_ENV if env is None else env), "REDIS_URL": redis_url,
                     "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
         self.commands = service_commands("127.0.0.1", self.port)
         self.procs: dict[str, subprocess.Popen] = {}
@@ -129,3 +132,85 @@ class Api:
     def delete(self, path, **kw):
         return self.call("DELETE", path, **kw)
 
+
+
+class Launcher:
+    """``python -m service.launch`` as a user runs it, in ``cwd`` (embedded Redis, data in
+    ``cwd/data``), on ``port``, with the service's default settings plus ``env``.  Its output
+    is in ``cwd/launch.log``; :meth:`children` finds its processes by what they run."""
+
+    KINDS = {"redis-server": "redis", "gunicorn": "api", "workers.worker": "worker",
+             "workers.scheduler": "scheduler"}
+
+    def __init__(self, cwd: Path, *args: str, port: int | None = None, **env: str):
+        from service.launch import free_port
+
+        self.cwd, self.args = cwd, args
+        self.port = port or free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+        self.env |= {"PORT": str(self.port), "PYTHONPATH": str(ROOT), "RATE_LIMITS": "off", **env}
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def log(self) -> str:
+        path = self.cwd / "launch.log"
+        return path.read_text() if path.exists() else ""
+
+    def start(self, wait: bool = True) -> "Launcher":
+        """Start it and (``wait``) wait until it prints its URLs; ``self.started`` is when it was started."""
+        banners = self.log.count("Docs:")
+        with open(self.cwd / "launch.log", "a") as log:
+            self.proc = subprocess.Popen([sys.executable, "-m", "service.launch", *self.args], cwd=self.cwd,
+                                         env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        self.started = time.time()
+        if wait:
+            wait_for(lambda: self.proc.poll() is not None or self.log.count("Docs:") > banners, 60,
+                     "the launcher to print its URLs")
+            assert self.proc.poll() is None, self.log
+        return self
+
+    def children(self) -> dict[str, list[int]]:
+        """The launcher's processes by kind (``redis``, ``api``, ``worker``, ``scheduler``) -> pids."""
+        found: dict[str, list[int]] = {}
+        for pid in _children(self.proc.pid):
+            cmd = _cmdline(pid)
+            kind = next((k for marker, k in self.KINDS.items() if marker in cmd), cmd)
+            found.setdefault(kind, []).append(pid)
+        return found
+
+    def everything(self) -> list[int]:
+        """The launcher and every process under it."""
+        pids, todo = [], [self.proc.pid]
+        while todo:
+            pid = todo.pop()
+            pids.append(pid)
+            todo += _children(pid)
+        return pids
+
+    def stop(self) -> int:
+        """Ctrl-C, as a user stops it; returns its exit status."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+        return self.proc.wait(40)
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    pids = []
+    for task in tasks:
+        try:
+            pids += [int(p) for p in Path(f"/proc/{pid}/task/{task}/children").read_text().split()]
+        except OSError:
+            pass
+    return pids
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""

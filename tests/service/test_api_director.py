@@ -46,13 +46,13 @@ def test_extend_moves_the_deadline_and_the_old_one_does_nothing(api, redis_clien
     game = new_game(api, deadlines=SHORT)
     old = _epoch(game.state()["deadline"])
     old_job = redis_client.hget(f"dip:game:{game.id}", "deadline_job")
-    assert redis_client.zscore("rq:scheduled:adjudication", old_job) == old
+    assert redis_client.zscore("dip:deadlines", old_job) == old
     state = game.director_action("extend", json={"seconds": 4}).json()
     assert _epoch(state["deadline"]) == old + 4
-    # the old deadline job is off RQ's schedule, the new one is on it
+    # the old deadline is off the schedule, the new one is on it
     new_job = redis_client.hget(f"dip:game:{game.id}", "deadline_job")
-    assert redis_client.zscore("rq:scheduled:adjudication", old_job) is None
-    assert redis_client.zscore("rq:scheduled:adjudication", new_job) == old + 4
+    assert redis_client.zscore("dip:deadlines", old_job) is None
+    assert redis_client.zscore("dip:deadlines", new_job) == old + 4
     _stays(game, "S1901M", old + 2)
     state = game.wait_phase("F1901M", timeout=10)
     assert game.history()[0]["closed_by"] == "deadline"

@@ -1,4 +1,5 @@
-"""The one-command start: python -m service.launch (embedded Redis or REDIS_URL), stopped by Ctrl-C."""
+"""The one-command start: python -m service.launch (embedded Redis or REDIS_URL), stopped by Ctrl-C;
+``--workers N``; supervision (dead children started again, giving up after repeated failures)."""
 from __future__ import annotations
 
 import os
@@ -6,9 +7,11 @@ import signal
 import subprocess
 import sys
 
+import pytest
 import requests
 
-from svc_stack import ROOT, wait_for
+from gamekit import new_game
+from svc_stack import ROOT, Api, Launcher, wait_for
 from service.launch import free_port
 
 
@@ -62,3 +65,43 @@ def test_uses_redis_url_when_given(tmp_path, redis_url):
     finally:
         _ctrl_c(proc, base, tmp_path)
     assert not (tmp_path / "data").exists()
+
+
+def test_workers_option_and_dead_children_started_again_while_the_api_serves(tmp_path):
+    service = Launcher(tmp_path, "--workers", "2").start()
+    try:
+        assert "2 workers and the scheduler are running" in service.log
+        before = service.children()
+        assert len(before["worker"]) == 2 and len(before["scheduler"]) == 1 and len(before["api"]) == 1
+        killed = [before["worker"][0], before["scheduler"][0]]
+        for pid in killed:
+            os.kill(pid, signal.SIGKILL)
+        answers = []
+
+        def replaced() -> bool:  # the API answers all along
+            answers.append(requests.get(f"{service.base}/v1/health", timeout=5).status_code)
+            now = service.children()
+            return len(now.get("worker", [])) == 2 and len(now.get("scheduler", [])) == 1 and \
+                not set(killed) & set(now["worker"] + now["scheduler"])
+
+        wait_for(replaced, 30, "the launcher to start the killed worker and scheduler again", interval=0.1)
+        assert set(answers) == {200}
+        assert service.children()["api"] == before["api"]
+        assert "was killed by SIGKILL" in service.log and "starting it again in 0.5 s" in service.log
+        api = Api(service.base)  # and the new ones work
+        game = new_game(api)
+        assert game.director_action("adjudicate").status_code == 200
+        game.wait_phase("F1901M", timeout=20)
+    finally:
+        assert service.stop() == 0, service.log
+
+
+def test_gives_up_after_repeated_failures_and_says_why(tmp_path):
+    # a worker that cannot start: its setting is not a number
+    service = Launcher(tmp_path, WORKER_MAINTENANCE_INTERVAL="five").start(wait=False)
+    assert service.proc.wait(90) == 1, service.log
+    log = service.log
+    assert "worker-1 exited with status 1" in log and "starting it again in 0.5 s" in log
+    assert "5 failures in a row" in log and "giving up" in log and log.rstrip().endswith("Stopped.")
+    with pytest.raises(requests.ConnectionError):
+        requests.get(f"{service.base}/v1/health", timeout=2)
