@@ -499,12 +499,13 @@ class Games(Clock):
 
     def advance(self, gid: str, seq: int, stall: float = 0.0) -> str:
         """Adjudicate phase ``seq`` of game ``gid`` exactly once; returns what happened."""
-        g = self.r.hgetall(keys.game(gid))
-        if not g or int(g["seq"]) != seq or g["status"] != "adjudicating":
+        g = self.store.claim(keys.game(gid), seq, "adjudicating")  # counts this attempt, before any work
+        if g is None:
             return "noop: phase already adjudicated or not closed"
-        self.r.hincrby(keys.game(gid), "attempts", 1)
         position = json.loads(g["position"])
-        orders = {p: json.loads(o) for p, o in self.r.hgetall(keys.orders(gid, seq)).items()}
+        with self.r.pipeline(transaction=False) as reads:  # frozen while adjudicating: one round trip
+            submitted, players = reads.hgetall(keys.orders(gid, seq)).hvals(keys.players(gid)).execute()
+        orders = {p: json.loads(o) for p, o in submitted.items()}
         request = {"variant": g["variant"], "rules": json.loads(g["rules"]), "phase": position["phase"],
                    "units": position.get("units", {}), "centers": position.get("centers", {}),
                    "dislodged": position.get("dislodged", {}), "contested": position.get("contested", []),
@@ -512,7 +513,7 @@ class Games(Clock):
         if stall:  # fault injection for the test that kills a worker mid-adjudication
             time.sleep(stall)
         response = engine().adjudicate(request)
-        seated = [p for player in self._players(gid) for p in player["powers"]]
+        seated = [p for player in map(json.loads, players) for p in player["powers"]]
 
         def body(pipe):
             now = pipe.hgetall(keys.game(gid))
