@@ -205,15 +205,6 @@ class AbsenceDecisionSchema(Schema):
     status = fields.String(required=True, validate=validate.OneOf(["approved", "rejected"]))
 
 
-class DeclareAbsenceSchema(Schema):
-    start = fields.AwareDateTime(required=True)
-    end = fields.AwareDateTime(required=True)
-
-
-class AbsenceDecisionSchema(Schema):
-    status = fields.String(required=True, validate=validate.OneOf(["approved", "rejected"]))
-
-
 class DislodgedSchema(Schema):
     unit = fields.String(required=True)
     # null when the attacker came by convoy: it does not close its origin (spec §15 E7)
@@ -395,6 +386,7 @@ class AdjudicationSchema(Schema):
     results = fields.List(fields.Dict())
     next = fields.Dict(allow_none=True)
     winner = fields.String()
+    disbanded = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
 
 
 class ProposalSchema(Schema):

@@ -55,3 +55,14 @@ def test_retreat_after_a_convoyed_attack_may_go_to_the_attackers_origin(api):
     second = api.post("/v1/adjudicate/diplomacy", json={**nxt, "orders": {"FRANCE": ["A BEL R PIC"]}})
     assert second.status_code == 200, second.json()
     assert "A PIC" in second.json()["next"]["units"]["FRANCE"]
+
+
+def test_a_dislodged_unit_with_no_retreat_is_disbanded_at_once_and_said_so(api):
+    """Issue 8: no retreat phase opens when nobody can retreat; the response says who was disbanded."""
+    body = {"phase": "S1901M", "units": {"FRANCE": ["A PAR"], "GERMANY": ["A BUR", "A PIC", "A GAS", "A BRE"]},
+            "orders": {"GERMANY": ["A BUR - PAR", "A PIC S A BUR - PAR"]}}
+    response = api.post("/v1/adjudicate/diplomacy", json=body).json()
+    assert response["next"]["phase"] == "F1901M"
+    assert response["disbanded"] == {"FRANCE": ["A PAR"]}
+    par = next(r for r in response["results"] if r["order"].startswith("A PAR"))
+    assert par["outcome"] == "dislodged" and par["disbanded"] is True
