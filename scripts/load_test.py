@@ -1,28 +1,34 @@
 """Load test: many games through the API (not a timed test; prints figures).
 
-    python scripts/load_test.py --games 50 --clients 16
+    python scripts/load_test.py --games 1000 --workers 2           # 1,000 games sharing one deadline
+    python scripts/load_test.py --games 300 --rate 300             # submissions paced at 300/s
+    python scripts/load_test.py --games 300 --spread 60            # deadlines spread over a minute
     python scripts/load_test.py --base http://127.0.0.1:8000 --games 100   # against a running service
 
 Without --base it starts its own service exactly as ``python -m service.launch``
-does (gunicorn, one worker, the scheduler) against a private redis-server on
-a free port.  It then
+does (gunicorn, ``--workers`` workers, the scheduler) against a private
+redis-server on a free port.  It then
 
 1. creates N standard games with chosen powers, all with the same first
-   deadline, and joins 7 players to each;
+   deadline (or, with ``--spread S``, deadlines spread evenly over S seconds),
+   and joins 7 players to each;
 2. submits orders for every power of every game from C client threads
    (each submission a full set of legal orders, each power submitting twice:
-   a first set and a replacement), and reports submission throughput and
-   p50/p99 latency;
-3. waits for the shared deadline and reports, per game, the time from the
-   deadline to the next phase being open (p50/p99/max), i.e. how long
-   the scheduler + one worker take to adjudicate N phases due at once.
+   a first set and a replacement), as fast as the clients go or, with
+   ``--rate R``, R a second on a fixed timetable (open loop: a submission's
+   latency counts from its planned start, so a server that falls behind
+   shows it), and reports submission throughput and p50/p99 latency;
+3. waits for the deadline(s) and reports, per game, the time from its deadline
+   to its next phase being open (p50/p99/max, from the history record's
+   ``adjudicated_at``, written in the transaction that opens the next phase),
+   and how long after the shared deadline the first game reopened;
+4. checks every game adjudicated exactly the orders last accepted for it.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
-import statistics
 import sys
 import tempfile
 import threading
@@ -57,7 +63,7 @@ def epoch(iso: str) -> float:
     return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
 
 
-def start_service():
+def start_service(workers: int):
     from service.launch import free_port, service_commands, start_redis, stop, wait_until
     import subprocess
 
@@ -66,8 +72,10 @@ def start_service():
     port = free_port()
     env = {**os.environ, "REDIS_URL": url, "PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING", "RATE_LIMITS": "off"}
     log = open(tmp / "service.log", "w")
+    commands = service_commands("127.0.0.1", port)
+    commands = [cmd for name, cmd in commands.items() if name != "worker"] + [commands["worker"]] * workers
     procs = [subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-             for cmd in service_commands("127.0.0.1", port).values()]
+             for cmd in commands]
     base = f"http://127.0.0.1:{port}"
     wait_until(lambda: requests.get(f"{base}/v1/health", timeout=2).ok, 30, "the API")
 
@@ -76,7 +84,20 @@ def start_service():
             stop(p)
         stop(redis_proc)
 
-    return base, shutdown, tmp
+    return base, shutdown, tmp, url
+
+
+def finished(base: str, redis_url: str | None, gids: set[str], s: requests.Session) -> set[str]:
+    """The games of ``gids`` whose first phase has been adjudicated.  With the script's own
+    service, read from its Redis in one round trip, so that watching costs the server nothing."""
+    if redis_url:
+        import redis
+
+        with redis.Redis.from_url(redis_url, decode_responses=True).pipeline(transaction=False) as p:
+            for gid in gids:
+                p.hget(f"dip:game:{gid}", "seq")
+            return {gid for gid, seq in zip(gids, p.execute()) if seq and int(seq) > 1}
+    return {gid for gid in gids if s.get(f"{base}/v1/games/{gid}").json()["seq"] > 1}
 
 
 def main() -> None:
@@ -86,14 +107,19 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=16, help="concurrent HTTP clients")
     parser.add_argument("--lead", type=int, default=0,
                         help="seconds from creation to the shared deadline (default: enough for setup)")
+    parser.add_argument("--workers", type=int, default=2, help="workers of the service it starts (default 2)")
+    parser.add_argument("--rate", type=float, default=0,
+                        help="submissions a second, on a fixed timetable (default: as fast as the clients go)")
+    parser.add_argument("--spread", type=int, default=0,
+                        help="spread the games' deadlines evenly over this many seconds (default: one shared)")
     args = parser.parse_args()
 
-    shutdown = None
+    shutdown, redis_url = None, None
     if args.base:
         base = args.base.rstrip("/")
     else:
-        base, shutdown, tmp = start_service()
-        print(f"service started at {base} (logs in {tmp})")
+        base, shutdown, tmp, redis_url = start_service(args.workers)
+        print(f"service started at {base} with {args.workers} worker(s) (logs in {tmp})")
     local = threading.local()
 
     def session() -> requests.Session:
@@ -103,7 +129,7 @@ def main() -> None:
 
     try:
         # 1. games, all with the same first deadline
-        lead = args.lead or max(20, int(args.games * 0.25) + 15)
+        lead = args.lead or max(20, int(args.games * (0.25 + (1.2 / args.rate if args.rate else 0.05))) + 15)
         t0 = time.time()
 
         def make_game(_):
@@ -125,17 +151,23 @@ def main() -> None:
         shared = max(epoch(requests.get(f"{base}/v1/games/{gid}").json()["deadline"]) for gid, _, _ in games)
         shared_iso = datetime.fromtimestamp(shared, timezone.utc).isoformat()
 
-        def align(game):
-            gid, _, director = game
-            r = session().post(f"{base}/v1/games/{gid}/extend", json={"deadline": shared_iso},
-                               headers={"Authorization": f"Bearer {director}"})
+        def align(item):
+            i, (gid, _, director) = item
+            when = shared + (args.spread * i // len(games) if args.spread else 0)
+            r = session().post(f"{base}/v1/games/{gid}/extend", headers={"Authorization": f"Bearer {director}"},
+                               json={"deadline": datetime.fromtimestamp(when, timezone.utc).isoformat()})
             r.raise_for_status()
             return epoch(r.json()["deadline"])
 
         with ThreadPoolExecutor(args.clients) as pool:
-            deadlines = dict(zip((g[0] for g in games), pool.map(align, games)))
-        assert len(set(deadlines.values())) == 1, "deadlines differ"
-        print(f"created {len(games)} games with 7 players each in {setup:.1f} s; all share the deadline {shared_iso}")
+            deadlines = dict(zip((g[0] for g in games), pool.map(align, enumerate(games))))
+        if args.spread:
+            print(f"created {len(games)} games with 7 players each in {setup:.1f} s; their deadlines are spread "
+                  f"over {args.spread} s from {shared_iso}")
+        else:
+            assert len(set(deadlines.values())) == 1, "deadlines differ"
+            print(f"created {len(games)} games with 7 players each in {setup:.1f} s; all share the deadline "
+                  f"{shared_iso}")
 
         # 2. order submissions
         work = [(gid, power, tokens[power], orders)
@@ -144,9 +176,15 @@ def main() -> None:
         latencies: list[float] = []
         errors: list[str] = []
 
+        t1 = time.perf_counter()
+
         def submit(item):
-            gid, power, token, orders = item
+            i, (gid, power, token, orders) = item
             start = time.perf_counter()
+            if args.rate:  # open loop: wait for this submission's time, and count from it
+                planned = t1 + i / args.rate
+                time.sleep(max(0.0, planned - start))
+                start = planned
             r = session().put(f"{base}/v1/games/{gid}/orders/{power}", json={"orders": orders},
                               headers={"Authorization": f"Bearer {token}"})
             took = time.perf_counter() - start
@@ -154,11 +192,11 @@ def main() -> None:
                 errors.append(f"{r.status_code} {r.text[:200]}")
             return took
 
-        t1 = time.perf_counter()
         with ThreadPoolExecutor(args.clients) as pool:
-            latencies = list(pool.map(submit, work))
+            latencies = list(pool.map(submit, enumerate(work)))
         elapsed = time.perf_counter() - t1
-        print(f"order submissions: {len(work)} in {elapsed:.2f} s = {len(work) / elapsed:.0f}/s "
+        paced = f" paced at {args.rate:g}/s" if args.rate else ""
+        print(f"order submissions: {len(work)} in {elapsed:.2f} s = {len(work) / elapsed:.0f}/s{paced} "
               f"with {args.clients} clients; latency p50 {pct(latencies, 50) * 1000:.1f} ms, "
               f"p99 {pct(latencies, 99) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms; errors {len(errors)}")
         for e in errors[:5]:
@@ -166,24 +204,26 @@ def main() -> None:
 
         # 3. deadline -> next phase open, from the server's own clock: the history
         # record's adjudicated_at is written in the transaction that opens the next phase
+        last = max(deadlines.values())
         if time.time() > shared:
             print("warning: the submissions ended after the deadline; use --lead to give them more time")
-        s = session()
         pending = {gid for gid, _, _ in games}
-        while pending and time.time() < shared + 300:
-            pending = {gid for gid in pending if s.get(f"{base}/v1/games/{gid}").json()["phase"] != "F1901M"}
-            time.sleep(0.2)
+        while pending and time.time() < last + 300:
+            time.sleep(max(0.2, min(5.0, shared - time.time())))
+            pending -= finished(base, redis_url, pending, session())
         lags, bad = [], 0
+        s = session()
         for gid, _, _ in games:
             phases = s.get(f"{base}/v1/games/{gid}/history").json()["phases"]
             if phases:
-                lags.append(epoch(phases[0]["adjudicated_at"]) - shared)
+                lags.append(epoch(phases[0]["adjudicated_at"]) - deadlines[gid])
                 # the accepted (second) submission is what was adjudicated
                 bad += phases[0]["orders"] != {p: sets[1] for p, sets in ORDERS.items()}
         if lags:
-            print(f"deadline -> next phase open, {len(lags)} games sharing one deadline: "
-                  f"p50 {pct(lags, 50):.2f} s, p99 {pct(lags, 99):.2f} s, max {max(lags):.2f} s "
-                  f"(RQ's scheduler polls every 1 s; one worker adjudicates the phases in turn)")
+            how = f"deadlines spread over {args.spread} s" if args.spread else "sharing one deadline"
+            print(f"deadline -> next phase open, {len(lags)} games {how}: p50 {pct(lags, 50):.2f} s, "
+                  f"p99 {pct(lags, 99):.2f} s, max {max(lags):.2f} s; the first reopened {min(lags):.2f} s "
+                  "after its deadline")
         if pending:
             print(f"{len(pending)} games did not open F1901M within 300 s of the deadline")
         print(f"history check: {len(lags) - bad}/{len(games)} games adjudicated exactly the last accepted orders")
@@ -192,7 +232,10 @@ def main() -> None:
                           "p99_ms": round(pct(latencies, 99) * 1000, 1),
                           "deadline_to_open_p50_s": round(pct(lags, 50), 2) if lags else None,
                           "deadline_to_open_p99_s": round(pct(lags, 99), 2) if lags else None,
-                          "deadline_to_open_max_s": round(max(lags), 2) if lags else None}))
+                          "deadline_to_open_max_s": round(max(lags), 2) if lags else None,
+                          "deadline_to_first_open_s": round(min(lags), 2) if lags else None,
+                          "workers": None if args.base else args.workers, "rate": args.rate or None,
+                          "spread_s": args.spread or None}))
     finally:
         if shutdown:
             shutdown()
