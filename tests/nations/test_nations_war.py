@@ -109,6 +109,7 @@ def test_the_loser_splits_the_reduction_over_the_listed_resources():
     step = next_step(WAR, two_resource_war(), [])
     assert step.to_dict() == {"type": "decision", "participant": "A", "question": "war_reduction", "choices": None,
                               "default": {"food": 2, "gold": 0}, "has_default": True, "bot": False, "private": False,
+                              "default_only_at_deadline": False,
                               "details": {"war": "W2*", "marker": 5, "strength": 1, "stability": 2,
                                           "loss": {"food": 3, "gold": 2}, "reduction": 2, "vp_loss": 2,
                                           "resources": {"gold": 5, "stone": 0, "food": 5, "knowledge": 0}}}
