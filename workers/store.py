@@ -178,9 +178,11 @@ class Store:
 
     # ------------------------------------------------------------ jobs
     def enqueue_advance(self, pipe, table: str, tid: str, seq: int) -> None:
-        """Queue (in ``pipe``'s transaction) the job that takes step ``seq`` of a table."""
+        """Queue (in ``pipe``'s transaction) the job that takes step ``seq`` of a table.  Steps and
+        deadlines go to the front of the queue: players wait for them, listeners (mail, webhooks)
+        can wait for the steps."""
         self.queue.enqueue("workers.jobs.advance", table, tid, seq, job_id=f"advance-{table}-{tid}-{seq}",
-                           retry=Retry(max=JOB_RETRIES), job_timeout=JOB_TIMEOUT, pipeline=pipe)
+                           retry=Retry(max=JOB_RETRIES), job_timeout=JOB_TIMEOUT, pipeline=pipe, at_front=True)
 
     def schedule_deadline(self, pipe, table: str, tid: str, seq: int, deadline: int) -> str:
         """Queue (in ``pipe``'s transaction) the deadline of step ``seq``; returns its entry,
@@ -207,7 +209,7 @@ class Store:
             pipe.multi()
             pipe.zrem(DEADLINES, *due)
             for i in range(0, len(due), DEADLINE_BATCH):
-                self.queue.enqueue("workers.jobs.on_deadlines", due[i:i + DEADLINE_BATCH],
+                self.queue.enqueue("workers.jobs.on_deadlines", due[i:i + DEADLINE_BATCH], at_front=True,
                                    retry=Retry(max=JOB_RETRIES), job_timeout=JOB_TIMEOUT, pipeline=pipe)
             return len(due)
 
