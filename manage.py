@@ -2,6 +2,7 @@
 """Newcomer entry point: sets itself up, then serves or tests.
 
     python3 manage.py serve   # API, a worker and the scheduler (embedded Redis unless REDIS_URL)
+    python3 manage.py serve --workers 2   # extra arguments go to the launcher (python -m service.launch -h)
     python3 manage.py test    # the whole test suite (extra arguments go to pytest)
 
 Standard library only: it creates ``.venv`` beside this file and installs the
