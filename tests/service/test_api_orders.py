@@ -64,7 +64,7 @@ def test_late_submissions_are_refused(api):
     assert game.submit("RUSSIA", ["A WAR - GAL"]).status_code == 200
     deadline = game.state()["deadline"]
     wait_for(lambda: time.time() >= _epoch(deadline), 10, "the deadline to pass")
-    late = game.submit("RUSSIA", ["A MOS - UKR"])
+    late = game.submit("RUSSIA", ["A MOS - UKR"], phase="S1901M")  # the next phase may already be open
     assert late.status_code == 409
     assert ("deadline of S1901M passed" in late.json()["detail"]
             or "is closed and being adjudicated" in late.json()["detail"]
