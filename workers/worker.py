@@ -98,6 +98,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     connection = redis.Redis.from_url(os.environ["REDIS_URL"])
     wait_for_redis(connection, float(os.environ.get("REDIS_WAIT", "60")))
+    from .games import engine
+    from .jobs import tables
+
+    tables(), engine().initial_position("standard")  # imported now, not while the first step waits
     worker = AdjudicationWorker(
         [AdjudicationQueue(keys.QUEUE, connection=connection)], connection=connection, queue_class=AdjudicationQueue,
         worker_ttl=int(os.environ.get("WORKER_TTL", "45")), maintenance_interval=MAINTENANCE_INTERVAL)
