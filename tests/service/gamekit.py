@@ -44,14 +44,7 @@ def new_game(api, deadlines: dict | None = None, **settings) -> Game:
     """A standard game with chosen powers and every seat taken (so it has started)."""
     resp = api.post("/v1/games", json={"assignment": "chosen", "deadlines": deadlines or LONG, **settings})
     assert resp.status_code == 201, resp.text
-    created = resp.json()
-    gid = created["game"]["id"]
-    tokens = {}
-    for power in POWERS:
-        joined = api.post(f"/v1/games/{gid}/players", json={"name": power.title(), "power": power})
-        assert joined.status_code == 201, joined.text
-        tokens[power] = joined.json()["token"]
-    return Game(api, gid, created["director_token"], tokens)
+    return created_game(api, resp.json())
 
 
 # A Fall 1905 position in which FRANCE owns 17 centres and A PIE - VEN takes the 18th (a solo);
