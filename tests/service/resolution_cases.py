@@ -31,7 +31,6 @@ Choices made for the service tests:
 """
 from __future__ import annotations
 
-import copy
 import json
 import sys
 from pathlib import Path
@@ -103,58 +102,9 @@ def part(selector, polarity, *effects, **extra) -> dict:
     return {"selector": selector, "polarity": polarity, "effects": list(effects), **extra}
 
 
-# versailles (tests/versailles/versailles_fixtures.py)
-
-CONSTANTINOPLE = {
-    "id": "CONSTANTINOPLE", "name": "Constantinople", "region": "MIDDLE_EAST", "stars": 6,
-    "options": [
-        {"name": "Open City", "effects": [{"type": "counter", "counter": "NAVAL_SQUADRON", "flag": "UK"}]},
-        {"name": "Award to Turkey", "effects": [{"type": "unrest", "region": "BALKANS", "delta": 1}]},
-    ],
-    "controller": "UK", "option": "Open City", "counters": [{"type": "NAVAL_SQUADRON", "flag": "UK"}],
-}
-ARABIA = {"id": "ARABIA", "region": "MIDDLE_EAST", "stars": 3, "controller": "UK",
-          "options": [{"name": "A", "effects": []}], "option": "A"}
-SMYRNA = {
-    "id": "SMYRNA", "region": "MIDDLE_EAST", "stars": 4, "controller": "FRANCE",
-    "options": [{"name": "Award to Italy", "effects": []},
-                {"name": "Award to Greece", "effects": [
-                    {"type": "happiness", "nation": "UK", "delta": -1},
-                    {"type": "unrest", "region": "MIDDLE_EAST", "delta": 2},
-                    {"type": "counter_choice", "counter": "NAVAL_SQUADRON", "flags": ["UK", "USA"]}]},
-                {"name": "Award to Turkey", "effects": []}],
-    "option": "Award to Greece", "counters": [{"type": "NAVAL_SQUADRON", "flag": "UK"}],
-}
-
-
-def tv10_state() -> dict:
-    """TV-10's board: Europe and the Middle East tied at column 5 (level 4), UK unit at ME 6."""
-    return copy.deepcopy({
-        "seat_order": ["UK", "FRANCE", "USA"],
-        "active_player": "FRANCE",
-        "first_uprising_done": True,
-        "happiness": {"UK": 20, "FRANCE": 20, "USA": 20},
-        "players": {
-            "UK": {"cubes_available": 6, "units_exhausted": 1},
-            "FRANCE": {"cubes_available": 10, "units_exhausted": 1},
-            "USA": {"cubes_available": 7},
-        },
-        "tracks": {
-            "EUROPE": {"keg": 0, "unrest": 5},
-            "MIDDLE_EAST": {"keg": 1, "unrest": 5, "units": {"6": "UK"}},
-            "BALKANS": {"keg": 0, "unrest": 3},
-            "AFRICA": {"keg": 0, "unrest": 2},
-            "PACIFIC": {"keg": 0, "unrest": 1, "units": {"8": "UK"}},
-        },
-        "issues": [CONSTANTINOPLE, ARABIA, SMYRNA],
-    })
-
-
-def issue(id: str, region: str | None, stars: int, controller: str, **extra) -> dict:
-    """A settled fixture issue with two plain options."""
-    return {"id": id, "region": region, "stars": stars, "controller": controller,
-            "options": [{"name": "First", "effects": []}, {"name": "Second", "effects": []}],
-            "option": "First", **extra}
+# versailles: the builders of its own tests (a module without imports of its own)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "versailles"))
+from versailles_fixtures import issue, tv10_state  # noqa: E402
 
 
 # --- the cases --------------------------------------------------------------------------------
