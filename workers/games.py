@@ -25,6 +25,8 @@ import os
 import secrets
 import time
 
+from adjudicator import scoring
+
 from . import absences, mail, reminders
 from . import events, keys, results
 from .store import Clock, Conflict, Forbidden, Invalid, NotFound, Unauthorized, hash_token, iso, loads, new_id, new_token
@@ -592,13 +594,12 @@ class Games(Clock):
                 "result": json.loads(g["result"])}
 
     def scores(self, gid: str, system: str) -> dict:
-        from adjudicator import scoring
         if system not in scoring.SYSTEMS:
             raise NotFound(f"path system: unknown scoring system '{system}'; the systems are "
                            f"{', '.join(scoring.SYSTEMS)}")
         found = self.result(gid)
         try:
-            scores = results.score(system, found["result"])
+            scores = scoring.score(system, found["result"])
         except scoring.ResultError as e:
             raise Invalid(f"game '{gid}' cannot be scored under {system}: result.{e.field}: {e.message}")
         return {**found, "system": system, "scores": scoring.as_numbers(scores), "exact": scoring.as_exact(scores)}

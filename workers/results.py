@@ -1,4 +1,4 @@
-"""A finished game's result in the format of the scoring spec (tournament-scoring.md §2.1), and its scores.
+"""A finished game's result in the format of the scoring spec (tournament-scoring.md §2.1).
 
 The result is built once, in the transaction that ends the game, from the
 game's live history (superseded branches left out) and its final position:
@@ -8,13 +8,9 @@ game's live history (superseded branches left out) and its final position:
 
 plus ``conceded_to`` for a concession, which the spec (§2.5) records as its
 own end and scores exactly as a solo by that power with the centres as they
-stand.  Every result is accepted as it is by ``POST /v1/scoring/{system}``.
+stand; ``adjudicator.scoring`` scores every end, so a result is scored as it is.
 """
 from __future__ import annotations
-
-from fractions import Fraction
-
-from adjudicator import scoring
 
 
 def count_year(phase: str) -> int:
@@ -39,8 +35,3 @@ def build(powers: list[str], positions: list[dict], end: str, members=(), conced
     if end == "concession":
         result["conceded_to"] = conceded_to
     return result
-
-
-def score(system: str, result: dict) -> dict[str, Fraction]:
-    """Scores of a game result under ``system`` (a concession as §2.5 says, in the scoring package)."""
-    return scoring.score(system, result)

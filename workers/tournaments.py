@@ -20,7 +20,7 @@ from itertools import combinations
 
 from adjudicator import scoring
 
-from . import keys, results
+from . import keys
 from .store import Conflict, Invalid, NotFound, hash_token, iso, new_id, new_token
 
 POWERS = scoring.POWERS
@@ -222,7 +222,7 @@ class Tournaments:
                 entry = {"board": b["board"], "game": b["game"], "status": g["status"], "end": None, "scores": {}}
                 if g["status"] == "finished":
                     result = json.loads(g["result"])
-                    scores = results.score(system, result)
+                    scores = scoring.score(system, result)
                     entry["end"] = result["end"]
                     for power, pid in b["seats"].items():
                         entry["scores"][pid] = {"power": power, "score": scoring.as_numbers({0: scores[power]})[0],
