@@ -14,15 +14,25 @@ and logs the attempt; a non-2xx answer or a network error raises, so RQ
 retries it with backoff (:data:`RETRY`).  An event id in the subscription's
 ``done`` set is never sent again.  Payloads carry only the event's public
 data (see ``workers.events``): no orders before adjudication, no ballots.
+
+Where a webhook may point is checked at registration and again before each
+delivery (:func:`destination_refusal`), as ``WEBHOOK_HOSTS`` says:
+``public`` (the default) takes only hosts whose every address is global, so
+a subscriber cannot make the service call into its own network (loopback,
+private, link-local, reserved); ``loopback`` takes only loopback hosts, for
+a service whose subscribers run beside it (the tests, a laptop).
 """
 from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import json
 import os
 import secrets
+import socket
 import time
+from urllib.parse import urlsplit
 
 import requests
 from rq import Retry
@@ -35,6 +45,33 @@ RETRY = Retry(max=6, interval=[1, 5, 30, 120, 600, 1800])
 TIMEOUT = float(os.environ.get("WEBHOOK_TIMEOUT", "10"))  # seconds for one POST
 MAX_HOOKS = 20  # per game or tournament
 LOG_KEEP = 500  # delivery attempts kept per subscription
+
+
+def destination_refusal(url: str, mode: str | None = None) -> str | None:
+    """Why the service will not POST to ``url`` under ``WEBHOOK_HOSTS`` (None: it will)."""
+    mode = mode or os.environ.get("WEBHOOK_HOSTS", "public")
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as e:
+        return f"not a URL: {e}"
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return "a webhook URL is http:// or https:// with a host"
+    host = parts.hostname
+    if mode == "loopback":
+        try:
+            loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            loopback = False
+        return None if loopback else f"this service delivers webhooks only to loopback hosts, not {host}"
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(host, port or 443, proto=socket.IPPROTO_TCP)}
+    except (socket.gaierror, UnicodeError) as e:
+        return f"the host {host} does not resolve ({e})"
+    inner = sorted(a for a in addresses if not ipaddress.ip_address(a.split("%")[0]).is_global)
+    if inner:
+        return f"the host {host} resolves to {', '.join(inner)}, which is not a public address"
+    return None
 
 
 def signature(secret: str, timestamp: int, body: bytes) -> str:
@@ -57,8 +94,9 @@ class Webhooks:
 
     def add(self, owner: str, url: str, types: list[str], audit) -> dict:
         """Register ``url`` for ``types``; ``audit(pipe, action, detail)`` logs it in the owner's audit."""
-        if not url.lower().startswith(("http://", "https://")):
-            raise Invalid("body.url: a webhook URL is http:// or https://")
+        refusal = destination_refusal(url)
+        if refusal:
+            raise Invalid(f"body.url: {refusal}")
         hid, secret = new_id(), secrets.token_urlsafe(32)
         record = {"id": hid, "owner": owner, "url": url, "events": json.dumps(sorted(set(types))),
                   "secret": secret, "created_at": time.time()}
@@ -155,6 +193,11 @@ def deliver(hid: str, event: dict) -> str:
                "X-Webhook-Id": event["id"], "X-Webhook-Event": event["type"],
                "X-Webhook-Timestamp": str(timestamp), "X-Webhook-Signature": signature(h["secret"], timestamp, body)}
     attempt = {"event": event["id"], "type": event["type"], "at": iso(time.time()), "url": h["url"]}
+    refusal = destination_refusal(h["url"])  # again: a name can resolve elsewhere since it was registered
+    if refusal:
+        attempt |= {"status": None, "ok": False, "error": f"not sent: {refusal}", "ms": 0}
+        store.r.rpush(keys.hook_log(hid), json.dumps(attempt))
+        return f"not sent: {refusal}"
     started = time.monotonic()
     try:
         resp = requests.post(h["url"], data=body, headers=headers, timeout=TIMEOUT, allow_redirects=False)

@@ -19,7 +19,8 @@ SPEC = ROOT / "openapi.yaml"
 # Fast failure recovery for tests: a started job whose worker stopped beating is
 # abandoned after 3 s, and an idle worker runs RQ's maintenance every ~1 s.
 # (tests/service/test_recovery.py checks the defaults instead.)
-TEST_ENV = {"ADJ_JOB_TIMEOUT": "10", "JOB_HEARTBEAT_TTL": "3", "WORKER_MAINTENANCE_INTERVAL": "1",
+TEST_ENV = {"WEBHOOK_HOSTS": "loopback",  # the tests' receivers; nothing generated reaches another host
+            "ADJ_JOB_TIMEOUT": "10", "JOB_HEARTBEAT_TTL": "3", "WORKER_MAINTENANCE_INTERVAL": "1",
             "LOG_LEVEL": "INFO", "RATE_LIMITS": "off"}
 
 

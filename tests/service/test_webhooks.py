@@ -151,3 +151,26 @@ def test_no_orders_or_ballots_in_any_payload_before_adjudication(api, receiver):
         assert secret not in every, secret
     # the adjudicated S1901M orders are public by then, and only they appear
     assert "A PAR - BUR" in json.dumps(payloads["phase_adjudicated"]["data"])
+
+
+@pytest.mark.parametrize("url, mode, refused", [
+    ("http://127.0.0.1:9/hook", "loopback", False),
+    ("http://localhost/hook", "loopback", False),
+    ("http://[::1]:8080/hook", "loopback", False),
+    ("http://10.1.2.3/hook", "loopback", True),
+    ("http://10.1.2.3/hook", "public", True),          # private
+    ("http://169.254.169.254/latest", "public", True),  # link-local (cloud metadata)
+    ("http://127.0.0.1/hook", "public", True),          # the service's own host
+    ("http://[fd00::1]/hook", "public", True),           # unique local
+    ("ftp://127.0.0.1/hook", "loopback", True),
+    ("http:///nohost", "public", True),
+])
+def test_where_a_webhook_may_point(url, mode, refused):
+    from workers.webhooks import destination_refusal
+    assert (destination_refusal(url, mode) is not None) == refused, destination_refusal(url, mode)
+
+
+def test_a_webhook_into_another_network_is_refused_at_registration(api):
+    game = new_game(api)
+    resp = api.post(f"{game.path}/webhooks", token=game.director, json={"url": "http://10.1.2.3/hook"})
+    assert resp.status_code == 422 and "body.url" in resp.json()["detail"] and "loopback" in resp.json()["detail"]
