@@ -261,7 +261,7 @@ def test_a_worker_killed_while_advancing_the_step_is_taken_once(api, stack):
     stack.start("worker", ADJ_FAULT_STALL_SECONDS="8")
     try:
         res = create(api, "1630.war", TV11)
-        wait_for(lambda: any(j for j in stack_jobs(stack, res.id)), 10, "the worker to take the job")
+        wait_for(lambda: any(j for j in stack_jobs(stack, res.id)), 30, "the worker to take the job")
         stack.stop("worker", signal.SIGKILL)
         assert res.view()["status"] == "waiting" and res.view()["log"] == []
     finally:
