@@ -79,6 +79,32 @@ class Stack:
             self.stop(name)
 
 
+class ApiProcess:
+    """gunicorn alone, with settings of its own (``extra``) on top of ``TEST_ENV``, against ``redis_url``:
+    for tests that need an API unlike the shared stack's.  ``close()`` stops it."""
+
+    def __init__(self, redis_url: str, logs: Path, **extra: str):
+        from service.launch import free_port, service_commands
+
+        port = free_port()
+        self.base = f"http://127.0.0.1:{port}"
+        env = {**os.environ, **TEST_ENV, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT), **extra}
+        with open(logs / "api.log", "wb") as log:
+            self.proc = subprocess.Popen(service_commands("127.0.0.1", port)["api"], env=env, cwd=ROOT,
+                                         stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        wait_for(self._up, 30, "the API")
+
+    def _up(self) -> bool:
+        try:
+            return requests.get(f"{self.base}/v1/variants", timeout=2).status_code == 200
+        except requests.RequestException:
+            return False
+
+    def close(self) -> None:
+        os.killpg(self.proc.pid, signal.SIGTERM)
+        self.proc.wait(15)
+
+
 def _text(body, **parameters) -> str:
     return body.decode() if isinstance(body, bytes) else body
 

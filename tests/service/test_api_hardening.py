@@ -6,14 +6,13 @@ from __future__ import annotations
 import re
 import signal
 import socket
-import subprocess
 
 import pytest
 import requests
 import yaml
 
 from gamekit import new_game
-from svc_stack import ROOT, SPEC, TEST_ENV, wait_for
+from svc_stack import SPEC, wait_for
 
 SAMPLE = {"power": "FRANCE", "system": "dss", "round_number": "1"}
 
@@ -204,30 +203,16 @@ def test_a_very_long_path_is_a_414_problem(stack, length):
 @pytest.fixture()
 def own_service(tmp_path):
     """An API (gunicorn) on a Redis of its own, which the test may kill and restart on its data."""
-    import os
+    from service.launch import free_port, start_redis, stop
+    from svc_stack import ApiProcess
 
-    from service.launch import free_port, service_commands, start_redis, stop
-
-    redis_port, port = free_port(), free_port()
+    redis_port = free_port()
     data = tmp_path / "redis"
     proc, url = start_redis(data, port=redis_port)
-    env = {**os.environ, **TEST_ENV, "REDIS_URL": url, "PYTHONPATH": str(ROOT)}
-    log = open(tmp_path / "api.log", "wb")
-    api_proc = subprocess.Popen(service_commands("127.0.0.1", port)["api"], env=env, cwd=ROOT, stdout=log,
-                                stderr=subprocess.STDOUT, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-
-    def up():
-        try:
-            return requests.get(f"{base}/v1/variants", timeout=2).status_code == 200
-        except requests.RequestException:
-            return False
-
-    wait_for(up, 30, "the API")
-    service = {"base": base, "redis": proc, "data": data, "redis_port": redis_port}
+    api = ApiProcess(url, tmp_path)
+    service = {"base": api.base, "redis": proc, "data": data, "redis_port": redis_port}
     yield service
-    os.killpg(api_proc.pid, signal.SIGTERM)
-    api_proc.wait(15)
+    api.close()
     stop(service["redis"])
 
 

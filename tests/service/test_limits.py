@@ -2,16 +2,12 @@
 that expire once finished or abandoned while forming, exportable before."""
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
 from datetime import datetime, timezone
 
 import pytest
-import requests
 
 from gamekit import POWERS
-from svc_stack import ROOT, TEST_ENV, Api, wait_for
+from svc_stack import Api, wait_for
 
 from workers import keys
 
@@ -73,26 +69,11 @@ def test_limits_can_be_turned_off(redis_url, monkeypatch):
 @pytest.fixture()
 def short_lived(redis_url, tmp_path):
     """An API (gunicorn) whose finished games live 3 s and whose forming games 2 s."""
-    from service.launch import free_port, service_commands
+    from svc_stack import ApiProcess
 
-    port = free_port()
-    env = {**os.environ, **TEST_ENV, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT),
-           "GAME_TTL_FINISHED": "3", "GAME_TTL_FORMING": "2"}
-    with open(tmp_path / "api.log", "wb") as log:
-        proc = subprocess.Popen(service_commands("127.0.0.1", port)["api"], env=env, cwd=ROOT, stdout=log,
-                                stderr=subprocess.STDOUT, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-
-    def up():
-        try:
-            return requests.get(f"{base}/v1/variants", timeout=2).status_code == 200
-        except requests.RequestException:
-            return False
-
-    wait_for(up, 30, "the short-lived API")
-    yield Api(base)
-    os.killpg(proc.pid, signal.SIGTERM)
-    proc.wait(15)
+    service = ApiProcess(redis_url, tmp_path, GAME_TTL_FINISHED="3", GAME_TTL_FORMING="2")
+    yield Api(service.base)
+    service.close()
 
 
 def _seconds_until(moment: str) -> float:
