@@ -63,12 +63,12 @@ def epoch(iso: str) -> float:
     return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
 
 
-def start_service(workers: int):
+def start_service(workers: int, durable: bool):
     from service.launch import free_port, service_commands, start_redis, stop, wait_until
     import subprocess
 
     tmp = Path(tempfile.mkdtemp(prefix="loadtest-"))
-    redis_proc, url = start_redis(tmp / "redis", persist=False)
+    redis_proc, url = start_redis(tmp / "redis", persist=durable)
     port = free_port()
     env = {**os.environ, "REDIS_URL": url, "PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING", "RATE_LIMITS": "off"}
     log = open(tmp / "service.log", "w")
@@ -97,7 +97,12 @@ def finished(base: str, redis_url: str | None, gids: set[str], s: requests.Sessi
             for gid in gids:
                 p.hget(f"dip:game:{gid}", "seq")
             return {gid for gid, seq in zip(gids, p.execute()) if seq and int(seq) > 1}
-    return {gid for gid in gids if s.get(f"{base}/v1/games/{gid}").json()["seq"] > 1}
+    done = set()
+    for gid in gids:  # over HTTP: one game at a time, so that watching costs the server little
+        if s.get(f"{base}/v1/games/{gid}").json()["seq"] == 1:
+            break
+        done.add(gid)
+    return done
 
 
 def main() -> None:
@@ -110,6 +115,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="workers of the service it starts (default 2)")
     parser.add_argument("--rate", type=float, default=0,
                         help="submissions a second, on a fixed timetable (default: as fast as the clients go)")
+    parser.add_argument("--durable", action="store_true",
+                        help="its own Redis keeps its data as the launcher's does (append-only file, fsync on "
+                             "every write); default: no persistence")
     parser.add_argument("--spread", type=int, default=0,
                         help="spread the games' deadlines evenly over this many seconds (default: one shared)")
     args = parser.parse_args()
@@ -118,8 +126,9 @@ def main() -> None:
     if args.base:
         base = args.base.rstrip("/")
     else:
-        base, shutdown, tmp, redis_url = start_service(args.workers)
-        print(f"service started at {base} with {args.workers} worker(s) (logs in {tmp})")
+        base, shutdown, tmp, redis_url = start_service(args.workers, args.durable)
+        print(f"service started at {base} with {args.workers} worker(s)"
+              f"{', Redis fsyncing every write' if args.durable else ''} (logs in {tmp})")
     local = threading.local()
 
     def session() -> requests.Session:

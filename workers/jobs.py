@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
-
-from rq.timeouts import JobTimeoutException
+from concurrent.futures import ThreadPoolExecutor
 
 from . import observe
 from .store import Store
@@ -50,24 +49,35 @@ class DeadlinesFailed(Exception):
     """Some deadlines of a batch failed; the retry of the batch re-runs them (the others are no-ops then)."""
 
 
+DEADLINE_THREADS = int(os.environ.get("DEADLINE_THREADS", "4"))
+_pool: ThreadPoolExecutor | None = None
+
+
 @observe.job
 def on_deadlines(entries: list[str]) -> str:
     """The job for a batch of due deadlines (``table:id:seq:deadline`` entries, see
     ``Store.dispatch_deadlines``): each is taken as :func:`on_deadline`, in its own
-    transactions.  One failing deadline does not hold up the others; the job then
+    transactions, ``DEADLINE_THREADS`` at a time (while one waits for Redis, and for
+    its writes to reach the disk, another computes; Redis writes theirs to disk
+    together).  One failing deadline does not hold up the others; the job then
     fails, and RQ's retry runs the batch again, where the deadlines already taken
     are no-ops."""
-    done, failed = [], []
-    for entry in entries:
+    global _pool
+    tables()
+    if _pool is None:
+        _pool = ThreadPoolExecutor(DEADLINE_THREADS, thread_name_prefix="deadline")
+
+    def take(entry: str) -> tuple[str, str | None]:
         table, tid, seq, deadline = entry.split(":")
         try:
-            done.append(on_deadline(table, tid, int(seq), int(deadline)))
-        except JobTimeoutException:
-            raise
+            return str(on_deadline(table, tid, int(seq), int(deadline))), None
         except Exception as e:  # noqa: BLE001 - reported below, and the batch is retried
             log.exception("deadline %s failed", entry)
-            failed.append(f"{entry}: {e!r}")
+            return "", f"{entry}: {e!r}"
+
+    results = list(_pool.map(take, entries))
+    failed = [why for _, why in results if why]
     if failed:
         raise DeadlinesFailed(f"{len(failed)} of {len(entries)} deadlines failed: " + "; ".join(failed))
-    taken = sum(not str(r).startswith("noop") for r in done)
+    taken = sum(not r.startswith("noop") for r, _ in results)
     return f"{taken} of {len(entries)} deadlines taken" if taken else f"noop: {len(entries)} deadlines superseded"

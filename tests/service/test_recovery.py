@@ -155,6 +155,28 @@ def test_a_step_whose_worker_died_runs_again_within_30_s_and_counts_every_attemp
         stack.close()
 
 
+def test_a_failing_deadline_does_not_hold_up_the_others_of_its_batch(tmp_path, private_redis):
+    from rq.registry import FailedJobRegistry
+
+    stack = Stack(private_redis, tmp_path)
+    r = redis.Redis.from_url(private_redis)
+    try:
+        game = new_game(Api(stack.base), deadlines={**LONG, "first_movement": 3})
+        assert game.submit("FRANCE", FRANCE).status_code == 200
+        deadline = int(epoch(game.state()["deadline"]))
+        broken = f"nosuchtable:{game.id}:1:{deadline}"
+        r.zadd(DEADLINES, {broken: deadline})  # due with the game's: one batch
+        game.wait_phase("F1901M", timeout=20)
+        failed = FailedJobRegistry(keys.QUEUE, connection=r)
+        [job] = wait_for(lambda: [j for j in (Job.fetch(i, connection=r) for i in failed.get_job_ids())
+                                  if broken in j.args[0]], 30, "the batch to fail after its retries")
+        assert "1 of 2 deadlines failed" in job.latest_result().exc_string and "nosuchtable" in \
+            job.latest_result().exc_string
+        assert [h["orders"] for h in game.history()] == [{"FRANCE": FRANCE}]  # the retries were no-ops
+    finally:
+        stack.close()
+
+
 def test_schedulers_racing_queue_each_due_deadline_exactly_once(private_redis, tmp_path):
     r = redis.Redis.from_url(private_redis)
     env = {**os.environ, "REDIS_URL": private_redis, "PYTHONPATH": str(ROOT), "LOG_LEVEL": "INFO"}
