@@ -535,6 +535,10 @@ class Games(Clock):
                 ending = ("solo" if winner else "timeout", "solo" if winner else "last_year")
             elif last_year is not None and int(nxt["phase"][1:5]) > last_year:
                 ending = ("timeout", "last_year")  # after the last year's winter adjustments
+            elif nxt["phase"].endswith("M") and not any(nxt.get("units", {}).get(p) for p in seated):
+                # no player has a unit left to move: nothing any player does can change the game,
+                # which would otherwise adjudicate phase after phase on its own
+                ending = ("timeout", "no_player_left")
             if ending:
                 result = self._result(pipe, now, [record["position"], nxt or record["position"]], ending[0])
             lapsing = self.votes.open_proposals(pipe, gid)

@@ -195,3 +195,15 @@ def test_bad_requests_are_clear(api):
     assert vote(game, proposal["id"], "GERMANY", "yes", token=game.tokens["FRANCE"]).status_code == 403
     assert api.post("/v1/games", json={"start": {"phase": "F1905M", "units": {"FRANCE": ["A XYZ"]},
                                                  "centers": {}}}).status_code == 422
+
+
+def test_a_game_whose_players_have_no_unit_left_ends_instead_of_running_on_alone(api):
+    """Only ENGLAND and GERMANY (no units, no centres) are seated: nothing they can do changes the
+    game, so it ends at the next movement phase rather than adjudicating phase after phase by itself."""
+    created = create(api, start=SOLO_START)
+    game = created_game(api, created, powers=["ENGLAND", "GERMANY"])
+    assert game.director_action("start").status_code == 200
+    state = finished(game)
+    assert state["ended_by"] == "no_player_left" and state["phase"] == "S1906M"
+    assert [h["phase"] for h in game.history()] == ["F1905M", "W1905A"]
+    assert api.get(f"{game.path}/result").json()["result"]["end"] == "timeout"
