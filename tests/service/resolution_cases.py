@@ -104,7 +104,7 @@ def part(selector, polarity, *effects, **extra) -> dict:
 
 # versailles: the builders of its own tests (a module without imports of its own)
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "versailles"))
-from versailles_fixtures import issue, tv10_state  # noqa: E402
+from versailles_fixtures import tv10_state, tv22_state  # noqa: E402
 
 
 # --- the cases --------------------------------------------------------------------------------
@@ -259,18 +259,7 @@ def _versailles() -> dict[str, tuple[str, dict]]:
     unsettle["issue"] = "CONSTANTINOPLE"
     return {
         # TV-22: full score and tie-break (no steps).
-        "versailles.final_scoring": ("TV-22", {
-            "seat_order": ["UK", "FRANCE", "USA"], "active_player": "UK",
-            "happiness": {"UK": 18, "FRANCE": 22, "USA": 15},
-            "issues": [issue("UK_A", "EUROPE", 8, "UK", counters=[{"type": "NAVAL_SQUADRON", "flag": "UK"}]),
-                       issue("UK_B", "BALKANS", 6, "UK"),
-                       issue("FR_A", "MIDDLE_EAST", 15, "FRANCE"),
-                       issue("US_A", "PACIFIC", 18, "USA")],
-            "strategy_cards": {"REPARATIONS": {"terms": [{"condition": "counter", "counter": "GERMAN_REPARATIONS"}]},
-                               "CALM": {"terms": [{"condition": "region_unrest_low", "vp": 1}]}},
-            "strategy_choice": {"UK": "REPARATIONS", "USA": "CALM"},
-            "tracks": {"EUROPE": {"unrest": 2}, "BALKANS": {"unrest": 3}, "MIDDLE_EAST": {"unrest": 1},
-                       "AFRICA": {"unrest": 4}, "PACIFIC": {"unrest": 6}}}),
+        "versailles.final_scoring": ("TV-22", tv22_state()),
         # No vector (§6.9 [A-16]): an event unsettles CONSTANTINOPLE on TV-10's board.
         "versailles.unsettle": ("§6.9 unsettle CONSTANTINOPLE on the TV-10 board", unsettle),
         # TV-10: the comprehensive uprising example (check dice, modifiers, bidding, option).

@@ -12,7 +12,7 @@ import pytest
 from adjudicator.procedure import IllegalDecision, Outcome, answer, next_step
 from adjudicator.versailles import FINAL_SCORING, UPRISING, final_scoring
 
-from versailles_fixtures import drive, issue, label, tv10_state
+from versailles_fixtures import drive, issue, label, tv10_state, tv22_state
 
 PASS = "pass"
 TV10_OPENING = [("dice uprising_check:EUROPE", [2]), ("UK modifier", -1), ("dice uprising_check:MIDDLE_EAST", [5])]
@@ -469,20 +469,7 @@ def tv21c():
 
 @vector("TV-22")
 def tv22():
-    state = {
-        "seat_order": ["UK", "FRANCE", "USA"], "active_player": "UK",
-        "happiness": {"UK": 18, "FRANCE": 22, "USA": 15},
-        "issues": [issue("UK_A", "EUROPE", 8, "UK", counters=[{"type": "NAVAL_SQUADRON", "flag": "UK"}]),
-                   issue("UK_B", "BALKANS", 6, "UK"),
-                   issue("FR_A", "MIDDLE_EAST", 15, "FRANCE"),
-                   issue("US_A", "PACIFIC", 18, "USA")],
-        # Fixture cards: UK's scores nothing here; the USA's gives 1 VP per region at unrest <= 3.
-        "strategy_cards": {"REPARATIONS": {"terms": [{"condition": "counter", "counter": "GERMAN_REPARATIONS"}]},
-                           "CALM": {"terms": [{"condition": "region_unrest_low", "vp": 1}]}},
-        "strategy_choice": {"UK": "REPARATIONS", "USA": "CALM"},
-        "tracks": {"EUROPE": {"unrest": 2}, "BALKANS": {"unrest": 3}, "MIDDLE_EAST": {"unrest": 1},
-                   "AFRICA": {"unrest": 4}, "PACIFIC": {"unrest": 6}},
-    }
+    state = tv22_state()
     result = scored(state)
     parts = {n: {k: s[k] for k in ("issues", "flags", "strategy_card", "happiness", "total")}
              for n, s in result["scores"].items()}

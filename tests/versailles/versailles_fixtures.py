@@ -55,6 +55,24 @@ def issue(id: str, region: str | None, stars: int, controller: str, **extra) -> 
             "option": "First", **extra}
 
 
+def tv22_state() -> dict:
+    """TV-22's end of game: final scoring with a tie broken by happiness."""
+    return {
+        "seat_order": ["UK", "FRANCE", "USA"], "active_player": "UK",
+        "happiness": {"UK": 18, "FRANCE": 22, "USA": 15},
+        "issues": [issue("UK_A", "EUROPE", 8, "UK", counters=[{"type": "NAVAL_SQUADRON", "flag": "UK"}]),
+                   issue("UK_B", "BALKANS", 6, "UK"),
+                   issue("FR_A", "MIDDLE_EAST", 15, "FRANCE"),
+                   issue("US_A", "PACIFIC", 18, "USA")],
+        # Fixture cards: UK's scores nothing here; the USA's gives 1 VP per region at unrest <= 3.
+        "strategy_cards": {"REPARATIONS": {"terms": [{"condition": "counter", "counter": "GERMAN_REPARATIONS"}]},
+                           "CALM": {"terms": [{"condition": "region_unrest_low", "vp": 1}]}},
+        "strategy_choice": {"UK": "REPARATIONS", "USA": "CALM"},
+        "tracks": {"EUROPE": {"unrest": 2}, "BALKANS": {"unrest": 3}, "MIDDLE_EAST": {"unrest": 1},
+                   "AFRICA": {"unrest": 4}, "PACIFIC": {"unrest": 6}},
+    }
+
+
 def label(step) -> str:
     """How a test names a step: "UK bid", "dice uprising_check:EUROPE" or "outcome"."""
     from adjudicator.procedure import Decision, Dice
