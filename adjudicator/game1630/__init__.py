@@ -1,4 +1,4 @@
-"""The 1630 game (spec /work/shared/rules/1630.md): war, vote and scoring as pure procedures."""
+"""The 1630 game (spec ../shared/rules/1630.md): war, vote and scoring as pure procedures."""
 from .scoring import SCORING
 from .vote import VOTE
 from .war import WAR
