@@ -4,21 +4,21 @@ This module holds the application factory and the service-wide routes
 (health, variants, the stateless adjudicator, the contract).  Each kind of
 table has its own routes module (``games_api``, ``resolutions_api``,
 ``scoring_api``); state lives in Redis behind ``workers`` (the shared
-machinery of ``workers.store`` and one module per kind of table).
+machinery of ``workers.core.store`` and one module per kind of table).
 """
 from __future__ import annotations
 
-import os
-from pathlib import Path
 
 from flask import Blueprint, Flask, Response, current_app
 from marshmallow import ValidationError
 
-from workers.games import Games, engine
-from workers.resolutions import Resolutions
-from workers.store import Store
-from workers.tournaments import Tournaments
-from workers.webhooks import Webhooks
+from workers.tables.games import Games, engine
+from workers.tables.resolutions import Resolutions
+from workers.core import settings
+from workers.core.settings import Settings
+from workers.core.store import Store
+from workers.tables.tournaments import Tournaments
+from workers.delivery.webhooks import Webhooks
 
 from . import schemas
 from .docs import docs_page
@@ -32,7 +32,6 @@ from .tournaments_api import bp as tournaments_bp
 from .webhooks_api import bp as webhooks_bp
 
 # The contract lives at the repository root; an installed copy (the Dockerfile) says where with OPENAPI_SPEC.
-SPEC_PATH = Path(os.environ.get("OPENAPI_SPEC", Path(__file__).resolve().parent.parent / "openapi.yaml"))
 api = Blueprint("api", __name__)
 
 
@@ -77,22 +76,25 @@ def adjudicate():
 # ---------------------------------------------------------------- contract
 @api.get("/openapi.yaml")
 def spec():
-    return Response(SPEC_PATH.read_text(), mimetype="application/yaml")
+    return Response(current_app.config["OPENAPI_SPEC"].read_text(), mimetype="application/yaml")
 
 
 @api.get("/docs")
 def docs():
-    return Response(docs_page(SPEC_PATH), mimetype="text/html")
+    return Response(docs_page(current_app.config["OPENAPI_SPEC"]), mimetype="text/html")
 
 
-def create_app(redis_url: str | None = None) -> Flask:
-    """The application factory (gunicorn: ``'service.app:create_app()'``)."""
+def create_app(redis_url: str | None = None, config: Settings | None = None, store: Store | None = None) -> Flask:
+    """The application factory (gunicorn: ``'service.app:create_app()'``); the tests hand it
+    settings of their own, or a whole store (with a clock of their own)."""
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
-    url = redis_url or os.environ.get("REDIS_URL")
+    config = store.settings if store else config or settings.current()
+    url = store.url if store else redis_url or config.redis_url
     if not url:
         raise RuntimeError("set REDIS_URL (python -m service.launch starts an embedded Redis for you)")
-    store = Store(url)
+    store = store or Store(url, config)
+    app.config["OPENAPI_SPEC"] = config.openapi_spec
     logs.init_app(app)  # first: the request id and the clock for every other hook
     metrics.init_app(app, store)
     app.extensions["games"] = Games(store)
@@ -106,6 +108,6 @@ def create_app(redis_url: str | None = None) -> Flask:
     app.register_blueprint(scoring_bp)
     app.register_blueprint(tournaments_bp)
     app.register_blueprint(webhooks_bp)
-    register(app, SPEC_PATH)
-    limits.init_app(app, url)
+    register(app, config.openapi_spec)
+    limits.init_app(app, url, config)
     return app

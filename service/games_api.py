@@ -4,8 +4,8 @@ from __future__ import annotations
 from flask import Blueprint, current_app, request
 from marshmallow import ValidationError
 
-from workers.absences import Absences
-from workers.games import Games
+from workers.tables.absences import Absences
+from workers.tables.games import Games
 
 from . import schemas
 from .http import load, reply, token

@@ -17,7 +17,7 @@ import json
 
 from gunicorn import util
 
-from workers import observe  # noqa: F401  (sets PROMETHEUS_MULTIPROC_DIR for the workers gunicorn forks)
+from workers.runtime import observe  # noqa: F401  (sets PROMETHEUS_MULTIPROC_DIR for the workers gunicorn forks)
 
 # The application (service.*) is imported by each worker, never here: a worker restarted by a HUP gets new code.
 PROBLEM = "application/problem+json"

@@ -12,7 +12,7 @@ Every request passes, in this order, before its view runs (:func:`register`):
    Schema and Redis cannot hold (a lone surrogate, an integer of more
    digits than Python converts, NaN and Infinity): a 400 saying where.
 
-Errors: a :class:`~workers.store.GameError` is its own status; a store
+Errors: a :class:`~workers.core.store.GameError` is its own status; a store
 (Redis) that fails is a 503 with ``Retry-After`` that says the request may or
 may not have been applied; anything else unexpected is a 500 that says the
 same, never that nothing changed.
@@ -31,7 +31,7 @@ from flask import Response, current_app, g, request
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException
 
-from workers.store import GameError, NotFound, Unauthorized
+from workers.core.errors import GameError, NotFound, Unauthorized
 
 from . import schemas
 

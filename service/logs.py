@@ -9,7 +9,7 @@ import uuid
 
 from flask import g, request
 
-from workers.observe import configure_logging
+from workers.runtime.observe import configure_logging
 
 REQUEST_ID = "X-Request-Id"
 _SANE_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")

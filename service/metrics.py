@@ -1,10 +1,10 @@
 """Prometheus metrics at ``/metrics``: what every process of the service
-counted (prometheus_client's multiprocess mode, see ``workers.observe``) and,
+counted (prometheus_client's multiprocess mode, see ``workers.runtime.observe``) and,
 read from Redis at each scrape, the queue, the workers and the scheduler.
 
 Counted by the API: requests by endpoint (the route's template), method and
 status, with a latency histogram; submissions (orders, answers) by status.
-Counted by the workers (``workers.observe.job``): jobs, their duration and
+Counted by the workers (``workers.runtime.observe.job``): jobs, their duration and
 retries; adjudications (steps taken) and their duration; the deadline lag.
 """
 from __future__ import annotations
@@ -14,8 +14,9 @@ from datetime import timezone
 
 from flask import Response, g, request
 
-from workers import keys, observe  # noqa: F401  (observe first: it sets PROMETHEUS_MULTIPROC_DIR)
-from workers.store import iso
+from workers.core import keys
+from workers.runtime import observe  # noqa: F401  (observe first: it sets PROMETHEUS_MULTIPROC_DIR)
+from workers.core.store import iso
 
 from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram,  # noqa: E402
                                generate_latest, multiprocess)

@@ -6,7 +6,7 @@ import json
 from flask import Blueprint, request
 
 from adjudicator import scoring
-from workers.store import Invalid, NotFound
+from workers.core.errors import Invalid, NotFound
 
 from marshmallow import Schema, fields
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from workers.tournaments import Tournaments
+from workers.tables.tournaments import Tournaments
 
 from .http import load, reply, token
 from .schemas import POWER, GameOptionsSchema, _Upper

@@ -7,9 +7,9 @@ import time
 from flask import Blueprint, current_app
 from marshmallow import Schema, fields, validate
 
-from workers import keys
-from workers.store import iso
-from workers.webhooks import EVENTS, Webhooks
+from workers.core import keys
+from workers.core.store import iso
+from workers.delivery.webhooks import EVENTS, Webhooks
 
 from .http import load, reply, token
 
@@ -44,7 +44,7 @@ def _owner(kind: str, oid: str) -> tuple[str, object]:
     store = current_app.extensions["games"].store
     record = store.r.hgetall(record_key)
     if not record:
-        from workers.store import NotFound
+        from workers.core.errors import NotFound
         raise NotFound(f"there is no {table} '{oid}'")
     store.check_director(record, token(), f"{table} '{oid}'")
 

@@ -1,7 +1,8 @@
-"""The Redis state model shared by the HTTP service and the RQ workers.
+"""The Redis state model shared by the HTTP service and the RQ workers, in four layers,
+each importing only those below it (checked by import-linter, ``.importlinter``):
 
-``store`` is the one home of the machinery every table shares (transactions,
-tokens, deadlines, exactly-once jobs, the director's clock); ``games``
-(Diplomacy) and ``resolutions`` (the other games' procedures) are the kinds of
-table built on it; ``jobs`` are what RQ runs; ``worker`` and ``scheduler``
-are the processes."""
+* ``runtime``: the RQ jobs and the processes that run them (worker, scheduler), logs and metrics;
+* ``tables``: the tables' state and rules of change (games, resolutions, tournaments, votes, absences);
+* ``delivery``: telling listeners (events, e-mail, webhooks, reminders);
+* ``core``: settings, keys, the store, errors, the director's clock, the audit log.
+"""

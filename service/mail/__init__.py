@@ -7,6 +7,6 @@
 ``python -m service.mail`` reads one message on standard input (pipe mode, as
 procmail or postfix deliver to a program); ``python -m service.mail --listen``
 runs the SMTP listener.  Outgoing mail (replies, notifications) is queued
-through ``workers.mail`` and sent by the workers.  docs/email.md is the
+through ``workers.delivery.mail`` and sent by the workers.  docs/email.md is the
 players' reference.
 """

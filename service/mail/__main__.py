@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
+
+from workers.core import settings
 
 from .commands import Inbox, TempFail
 from .listener import MAX_BYTES, serve
@@ -18,10 +19,10 @@ EX_TEMPFAIL = 75
 
 
 def inbox() -> Inbox:
-    from workers.games import Games
-    from workers.store import Store
+    from workers.tables.games import Games
+    from workers.core.store import Store
 
-    url = os.environ.get("REDIS_URL")
+    url = settings.current().redis_url
     if not url:
         sys.exit("set REDIS_URL (the service's Redis)")
     return Inbox(Games(Store(url)))
@@ -34,9 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--to", action="append", default=[], help="envelope recipient (pipe mode; repeatable)")
     parser.add_argument("--from", dest="sender", help="envelope sender (pipe mode; '' for a bounce)")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO"), format="%(asctime)s %(name)s %(message)s")
+    logging.basicConfig(level=settings.current().log_level, format="%(asctime)s %(name)s %(message)s")
     if args.listen:
-        port = args.port or int(os.environ.get("SMTP_PORT") or 0)
+        port = args.port or settings.current().smtp_port
         if not port:
             sys.exit("set SMTP_PORT (or --port) for the listener")
         serve(inbox(), port)

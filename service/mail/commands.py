@@ -1,8 +1,8 @@
-"""The mail interface's commands, one per line, run against the same ``workers.games`` methods
+"""The mail interface's commands, one per line, run against the same ``workers.tables.games`` methods
 (and token checks) as the HTTP routes, and the reply that says, command by command, what was done.
 
 A message is authenticated by a signed reply address among its recipients
-(``workers.mail.signed_player``) or by ``GAME <id>`` and ``TOKEN <token>``
+(``workers.delivery.mail.signed_player``) or by ``GAME <id>`` and ``TOKEN <token>``
 lines, never by its ``From``.  Lines that are not commands are orders: a run
 of them is one block, which replaces the orders of its power for the phase
 (``ORDERS [POWER] [PHASE]`` names them; ``END`` closes a block).  docs/email.md
@@ -19,10 +19,11 @@ from datetime import datetime, timezone
 import redis
 from marshmallow import ValidationError
 
-from workers import keys
-from workers import mail as outbox
-from workers.absences import Absences
-from workers.store import GameError, Invalid, iso
+from workers.core import keys
+from workers.delivery import mail as outbox
+from workers.tables.absences import Absences
+from workers.core.errors import GameError, Invalid
+from workers.core.store import iso
 
 from .. import schemas
 from .parse import Incoming, parse
@@ -289,7 +290,7 @@ class Inbox:
         return (f"Phases: {', '.join(h['phase'] for h in phases)}\n\n"
                 f"{h['phase']} (closed by {h['closed_by'] or 'the deadline'}):\n{outbox.results_text(h['results'])}")
 
-    # votes (draws and concessions) exist when workers.games has them
+    # votes (draws and concessions) exist when workers.tables.games has them
     def _votes(self):
         votes = getattr(self.games, "votes", None)
         if votes is None:
@@ -410,7 +411,7 @@ def _flat(messages, where: str = "") -> dict:
 
 
 def _variant_players(variant: str) -> list[list[str]]:
-    from workers.games import engine
+    from workers.tables.games import engine
     return engine().variant_info(variant)["players"]
 
 

@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import signal
 import threading
 
 from aiosmtpd.controller import Controller
 
+from workers.core import settings
+
 from .commands import Inbox, TempFail
 
 log = logging.getLogger("service.mail")
-MAX_BYTES = int(os.environ.get("MAIL_MAX_BYTES", str(10 * 1024 * 1024)))
+MAX_BYTES = settings.current().mail_max_bytes
 
 
 class Handler:

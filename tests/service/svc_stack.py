@@ -13,6 +13,8 @@ from pathlib import Path
 
 import requests
 
+from workers.core.settings import Settings
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 SPEC = ROOT / "openapi.yaml"
 
@@ -49,7 +51,7 @@ class Stack:
         self.base = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, **(TEST_ENV if env is None else env), "REDIS_URL": redis_url,
                     "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-        self.commands = service_commands("127.0.0.1", self.port)
+        self.commands = service_commands("127.0.0.1", self.port, Settings.from_env(self.env))
         self.procs: dict[str, subprocess.Popen] = {}
         for name in ("api", "scheduler", "worker"):
             self.start(name)
@@ -166,8 +168,8 @@ class Launcher:
     ``cwd/data``), on ``port``, with the service's default settings plus ``env``.  Its output
     is in ``cwd/launch.log``; :meth:`children` finds its processes by what they run."""
 
-    KINDS = {"redis-server": "redis", "gunicorn": "api", "workers.worker": "worker",
-             "workers.scheduler": "scheduler"}
+    KINDS = {"redis-server": "redis", "gunicorn": "api", "workers.runtime.worker": "worker",
+             "workers.runtime.scheduler": "scheduler"}
 
     def __init__(self, cwd: Path, *args: str, port: int | None = None, **env: str):
         from service.launch import free_port

@@ -106,7 +106,7 @@ def test_the_game_ends_on_a_victory(api, redis_client):
     """France, one centre short of 18, takes Belgium: the game is finished and stays so."""
     import json
 
-    from workers import keys
+    from workers.core import keys
 
     game = new_game(api)
     centres = "BRE MAR PAR SPA POR LON EDI LVP HOL DEN KIE BER MUN NWY SWE TUN NAP".split()

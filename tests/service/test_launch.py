@@ -96,9 +96,17 @@ def test_workers_option_and_dead_children_started_again_while_the_api_serves(tmp
         assert service.stop() == 0, service.log
 
 
-def test_gives_up_after_repeated_failures_and_says_why(tmp_path):
-    # a worker that cannot start: its setting is not a number
+def test_a_bad_setting_stops_the_launcher_at_once_and_says_which(tmp_path):
     service = Launcher(tmp_path, WORKER_MAINTENANCE_INTERVAL="five").start(wait=False)
+    assert service.proc.wait(30) == 2, service.log
+    assert "WORKER_MAINTENANCE_INTERVAL='five' is not a valid int" in service.log
+
+
+def test_gives_up_after_repeated_failures_and_says_why(tmp_path):
+    # a worker that cannot start: the interpreter of the worker, and only its, exits at start-up
+    (tmp_path / "sitecustomize.py").write_text(
+        "import sys\nif 'workers.runtime.worker' in sys.orig_argv:\n    sys.exit(1)\n")
+    service = Launcher(tmp_path, PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT}").start(wait=False)
     assert service.proc.wait(90) == 1, service.log
     log = service.log
     assert "worker-1 exited with status 1" in log and "starting it again in 0.5 s" in log

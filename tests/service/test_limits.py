@@ -9,20 +9,19 @@ import pytest
 from gamekit import POWERS
 from svc_stack import Api, wait_for
 
-from workers import keys
+from workers.core import keys
+from workers.core.settings import Settings
 
 
 # ---------------------------------------------------------------- rate limits
 @pytest.fixture()
-def limited_app(redis_url, monkeypatch):
+def limited_app(redis_url):
     """An application of its own (in this process, on the session's Redis) with low limits."""
     from service.app import create_app
 
-    monkeypatch.setenv("RATE_LIMITS", "on")
-    monkeypatch.setenv("RATE_LIMIT_CREATE_GAME", "3 per minute")
-    monkeypatch.setenv("RATE_LIMIT_JOIN", "2 per minute")
-    monkeypatch.setenv("RATE_LIMIT_STRATEGY", "moving-window")
-    return create_app(redis_url)  # each test is its own client (address), so counts never mix
+    config = Settings.from_env({"RATE_LIMITS": "on", "RATE_LIMIT_CREATE_GAME": "3 per minute",
+                                "RATE_LIMIT_JOIN": "2 per minute", "RATE_LIMIT_STRATEGY": "moving-window"})
+    return create_app(redis_url, config)  # each test is its own client (address), so counts never mix
 
 
 def _client(app, address: str):
@@ -56,12 +55,11 @@ def test_joins_have_their_own_limit(limited_app):
     assert len(client.get(f"/v1/games/{gid}").get_json()["players"]) == 2  # the refused join took no seat
 
 
-def test_limits_can_be_turned_off(redis_url, monkeypatch):
+def test_limits_can_be_turned_off(redis_url):
     from service.app import create_app
 
-    monkeypatch.setenv("RATE_LIMITS", "off")
-    monkeypatch.setenv("RATE_LIMIT_CREATE_GAME", "1 per minute")
-    client = _client(create_app(redis_url), "192.0.2.4")
+    config = Settings.from_env({"RATE_LIMITS": "off", "RATE_LIMIT_CREATE_GAME": "1 per minute"})
+    client = _client(create_app(redis_url, config), "192.0.2.4")
     assert [client.post("/v1/games", json={}).status_code for _ in range(3)] == [201, 201, 201]
 
 

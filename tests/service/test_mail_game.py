@@ -12,7 +12,7 @@ import redis
 
 from mailkit import JUDGE, start, text
 from svc_stack import wait_for
-from workers import keys
+from workers.core import keys
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 ADDR = {p: f"{p.lower()}@players.test" for p in POWERS}

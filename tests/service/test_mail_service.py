@@ -2,6 +2,7 @@
 refuses for a while, the launcher with its Maildir outbox, absences and grace over the API."""
 from __future__ import annotations
 
+import mailbox
 import os
 import signal
 import smtplib
@@ -15,7 +16,7 @@ import redis
 
 from mailkit import JUDGE, start, text
 from svc_stack import ROOT, wait_for
-from workers import keys
+from workers.core import keys
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 LONG = {"first_movement": 3600, "movement": 3600, "retreat": 3600, "adjustment": 3600}
@@ -229,10 +230,10 @@ def test_the_launcher_starts_the_listener_and_keeps_mail_in_a_maildir(tmp_path):
         msg.set_content("HELP")
         with smtplib.SMTP("127.0.0.1", smtp, timeout=30) as client:
             client.send_message(msg)
-        outbox = tmp_path / "data" / "outbox" / "new"
-        found = wait_for(lambda: list(outbox.glob("*.eml")) if outbox.exists() else [], 30, "the reply in the Maildir")
-        saved = found[0].read_text()
-        assert "To: laptop@players.test" in saved and "Subject: Re: local" in saved
+        outbox = tmp_path / "data" / "outbox"
+        found = wait_for(lambda: list(mailbox.Maildir(outbox, create=False)) if (outbox / "new").exists() else [],
+                         30, "the reply in the Maildir")
+        assert found[0]["To"] == "laptop@players.test" and found[0]["Subject"] == "Re: local"
         wait_for(lambda: "delivered to" in (tmp_path / "launch.log").read_text(), 10, "the log line")
         assert _listening(smtp) == ["127.0.0.1"]  # loopback only
     finally:

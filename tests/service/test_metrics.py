@@ -9,7 +9,7 @@ import re
 from gamekit import new_game
 from svc_stack import wait_for
 
-from workers import keys
+from workers.core import keys
 
 
 def _metrics(api) -> dict[str, float]:
@@ -59,11 +59,11 @@ def test_a_failing_job_counts_its_retries(api, stack):
     import redis
     from rq import Queue, Retry
 
-    from workers.store import JOB_RETRIES
+    from workers.core.store import JOB_RETRIES
 
     before = _metrics(api)
     queue = Queue(keys.QUEUE, connection=redis.Redis.from_url(stack.redis_url))
-    job = queue.enqueue("workers.jobs.advance", "no-such-table", "0123456789ab", 1, retry=Retry(max=JOB_RETRIES))
+    job = queue.enqueue("workers.runtime.jobs.advance", "no-such-table", "0123456789ab", 1, retry=Retry(max=JOB_RETRIES))
     wait_for(lambda: job.get_status(refresh=True) == "failed", 30, "the job to fail for good")
     after = _metrics(api)
     assert _sum(after, "adjudication_job_retries_total", job="advance") - \
@@ -126,7 +126,7 @@ def test_health_reports_the_oldest_waiting_job(redis_url):
     client = create_app(url).test_client()
     health = client.get("/v1/health").get_json()
     assert health["status"] == "degraded" and health["workers"] == [] and health["queue"]["oldest_waiting"] is None
-    job = Queue(keys.QUEUE, connection=redis.Redis.from_url(url)).enqueue("workers.jobs.advance", "game", "x", 1)
+    job = Queue(keys.QUEUE, connection=redis.Redis.from_url(url)).enqueue("workers.runtime.jobs.advance", "game", "x", 1)
     time.sleep(0.3)  # the job's age is what is measured here
     queue = client.get("/v1/health").get_json()["queue"]
     assert queue["waiting"] == 1 and queue["oldest_waiting"]["id"] == job.id

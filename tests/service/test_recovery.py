@@ -30,8 +30,11 @@ from rq.job import Job
 
 from gamekit import LONG, new_game
 from svc_stack import ROOT, Api, Launcher, Stack, wait_for
-from workers import keys
-from workers.store import DEADLINE_BATCH, DEADLINES
+from workers.core import keys
+from workers.core.settings import Settings
+
+DEADLINES = keys.deadlines()
+DEADLINE_BATCH = Settings().deadline_batch
 
 FRANCE = ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"]
 
@@ -181,7 +184,7 @@ def test_schedulers_racing_queue_each_due_deadline_exactly_once(private_redis, t
     r = redis.Redis.from_url(private_redis)
     env = {**os.environ, "REDIS_URL": private_redis, "PYTHONPATH": str(ROOT), "LOG_LEVEL": "INFO"}
     logs = [tmp_path / f"scheduler-{i}.log" for i in range(3)]
-    schedulers = [subprocess.Popen([sys.executable, "-m", "workers.scheduler"], env=env, stdout=log.open("w"),
+    schedulers = [subprocess.Popen([sys.executable, "-m", "workers.runtime.scheduler"], env=env, stdout=log.open("w"),
                                    stderr=subprocess.STDOUT) for log in logs]
     try:
         wait_for(lambda: all("started" in log.read_text() for log in logs), 30, "the three schedulers to run")

@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 from adjudicator.kinds import KINDS
 from adjudicator.procedure import Outcome, play
 from svc_stack import wait_for
-from workers import keys
+from workers.core import keys
 
 
 def card(card_id, country, value):

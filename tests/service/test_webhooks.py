@@ -166,7 +166,7 @@ def test_no_orders_or_ballots_in_any_payload_before_adjudication(api, receiver):
     ("http:///nohost", "public", True),
 ])
 def test_where_a_webhook_may_point(url, mode, refused):
-    from workers.webhooks import destination_refusal
+    from workers.delivery.webhooks import destination_refusal
     assert (destination_refusal(url, mode) is not None) == refused, destination_refusal(url, mode)
 
 

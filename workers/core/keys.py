@@ -121,3 +121,8 @@ def mail_seen(digest: str) -> str:
 def mail_secret() -> str:
     """STRING: the HMAC key of the signed reply addresses, made once (unless MAIL_SECRET is set)."""
     return f"{PREFIX}:mail:secret"
+
+
+def deadlines() -> str:
+    """ZSET: "table:id:seq:deadline" -> deadline (epoch seconds), every step's pending deadline."""
+    return f"{PREFIX}:deadlines"

@@ -1,8 +1,8 @@
 """The one home of the state machinery every kind of table shares.
 
 A *table* is anything players sit at and the service runs by deadline: a
-Diplomacy game (``workers.games``) or a resolution of another game's procedure
-(``workers.resolutions``).  Each keeps one Redis hash, its *record*, and moves
+Diplomacy game (``workers.tables.games``) or a resolution of another game's
+procedure (``workers.tables.resolutions``).  Each keeps one Redis hash, its *record*, and moves
 through numbered steps (``seq``: a game's phase number, a resolution's log
 index).  What they share lives here, once:
 
@@ -17,13 +17,16 @@ index).  What they share lives here, once:
 * **deadlines**: an entry ``table:id:seq:deadline`` in one sorted set scored by
   the deadline (:meth:`Store.schedule_deadline`), written in the transaction
   that sets the deadline and taken off when it changes.  The scheduler process
-  (``workers.scheduler``; any number of them) moves the due entries, in the
+  (``workers.runtime.scheduler``; any number of them) moves the due entries, in the
   same transaction that removes them, to the queue as jobs of up to
-  ``DEADLINE_BATCH`` deadlines each (:meth:`Store.dispatch_deadlines`): no
+  ``deadline_batch`` deadlines each (:meth:`Store.dispatch_deadlines`): no
   lock, so nothing waits for a dead scheduler, and a deadline that passed
   while the service was down is due at once.  A superseded entry that is
   dispatched anyway finds its deadline gone;
-* **the clock**: extend, pause and resume a step's deadline (:class:`Clock`).
+* **the time**: every table reads the time from :attr:`Store.now`, which a test
+  may replace with a clock of its own.
+
+The director's hold on a deadline is ``workers.core.clock``.
 
 The record's clock fields are the same for every table: ``status`` (``open``
 while a step waits, ``paused``), ``seq``, ``deadline`` (whole epoch seconds,
@@ -36,7 +39,6 @@ import hashlib
 import hmac
 import json
 import math
-import os
 import secrets
 import time
 import uuid
@@ -45,13 +47,11 @@ from datetime import datetime, timezone
 import redis
 from rq import Queue, Retry
 
-from . import keys
+from . import keys, settings
+from .errors import Conflict, Forbidden, NotFound, Unauthorized
 
-JOB_TIMEOUT = int(os.environ.get("ADJ_JOB_TIMEOUT", "60"))
 JOB_RETRIES = 3
-# ZSET: "table:id:seq:deadline" -> deadline (epoch seconds), every step's pending deadline
-DEADLINES = f"{keys.PREFIX}:deadlines"
-DEADLINE_BATCH = int(os.environ.get("DEADLINE_BATCH", "20"))  # deadlines per job
+DEADLINES = keys.deadlines()
 
 # Count one attempt at step ARGV[1] of the record KEYS[1] if it is in status ARGV[2]; the record, or nil.
 CLAIM = """
@@ -60,38 +60,6 @@ if now[1] ~= ARGV[1] or now[2] ~= ARGV[2] then return false end
 redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 return redis.call('HGETALL', KEYS[1])
 """
-
-
-class GameError(Exception):
-    """A request the table cannot accept; ``status`` is the HTTP status it maps to."""
-
-    status = 400
-    title = "Bad request"
-
-    def __init__(self, detail: str, **extra):
-        super().__init__(detail)
-        self.detail = detail
-        self.extra = extra
-
-
-class NotFound(GameError):
-    status, title = 404, "Not found"
-
-
-class Unauthorized(GameError):
-    status, title = 401, "Missing or unknown token"
-
-
-class Forbidden(GameError):
-    status, title = 403, "Not allowed"
-
-
-class Conflict(GameError):
-    status, title = 409, "Not possible in the current state"
-
-
-class Invalid(GameError):
-    status, title = 422, "Invalid content"
 
 
 def hash_token(token: str) -> str:
@@ -119,11 +87,20 @@ def loads(value: str | None, default=None):
 class Store:
     """The Redis connection and the machinery above; tables are built on one."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, config: settings.Settings | None = None, now=time.time):
+        """``now``: the time source (epoch seconds) of everything built on this store."""
         self.url = url
+        self.settings = config or settings.current()
+        self.now = now
         self.r = redis.Redis.from_url(url, decode_responses=True)
         self.queue = Queue(keys.QUEUE, connection=redis.Redis.from_url(url))
         self._claim = self.r.register_script(CLAIM)
+
+    def enqueue(self, pipe, function: str, *args, **options):
+        """Queue (in ``pipe``'s transaction) the job ``function`` (a ``workers.runtime.jobs`` name)
+        with the service's job timeout; ``options`` are RQ's (``job_id``, ``retry``, ...)."""
+        return self.queue.enqueue(function, *args, job_timeout=self.settings.job_timeout, pipeline=pipe,
+                                  **options)
 
     # ------------------------------------------------------------ transactions
     def transact(self, watch: list[str], body):
@@ -181,8 +158,8 @@ class Store:
         """Queue (in ``pipe``'s transaction) the job that takes step ``seq`` of a table.  Steps and
         deadlines go to the front of the queue: players wait for them, listeners (mail, webhooks)
         can wait for the steps."""
-        self.queue.enqueue("workers.jobs.advance", table, tid, seq, job_id=f"advance-{table}-{tid}-{seq}",
-                           retry=Retry(max=JOB_RETRIES), job_timeout=JOB_TIMEOUT, pipeline=pipe, at_front=True)
+        self.enqueue(pipe, "workers.runtime.jobs.advance", table, tid, seq, job_id=f"advance-{table}-{tid}-{seq}",
+                     retry=Retry(max=JOB_RETRIES), at_front=True)
 
     def schedule_deadline(self, pipe, table: str, tid: str, seq: int, deadline: int) -> str:
         """Queue (in ``pipe``'s transaction) the deadline of step ``seq``; returns its entry,
@@ -199,8 +176,8 @@ class Store:
             pipe.zrem(DEADLINES, entry)
 
     def dispatch_deadlines(self, now: float, limit: int = 1000) -> int:
-        """Move up to ``limit`` deadlines due by ``now`` to the queue, ``DEADLINE_BATCH`` to a job
-        (``workers.jobs.on_deadlines``), in the transaction that takes them off the schedule:
+        """Move up to ``limit`` deadlines due by ``now`` to the queue, ``deadline_batch`` to a job
+        (``workers.runtime.jobs.on_deadlines``), in the transaction that takes them off the schedule:
         each due entry becomes exactly one job however many schedulers run.  Returns how many."""
         def body(pipe):
             due = pipe.zrangebyscore(DEADLINES, "-inf", now, start=0, num=limit)
@@ -208,9 +185,10 @@ class Store:
                 return 0
             pipe.multi()
             pipe.zrem(DEADLINES, *due)
-            for i in range(0, len(due), DEADLINE_BATCH):
-                self.queue.enqueue("workers.jobs.on_deadlines", due[i:i + DEADLINE_BATCH], at_front=True,
-                                   retry=Retry(max=JOB_RETRIES), job_timeout=JOB_TIMEOUT, pipeline=pipe)
+            batch = self.settings.deadline_batch
+            for i in range(0, len(due), batch):
+                self.enqueue(pipe, "workers.runtime.jobs.on_deadlines", due[i:i + batch], at_front=True,
+                             retry=Retry(max=JOB_RETRIES))
             return len(due)
 
         return self.transact([DEADLINES], body)
@@ -224,87 +202,8 @@ class Store:
         """The record fields of a step opening now with ``seconds`` to run (None: no deadline)."""
         if seconds is None:
             return {"deadline": "", "deadline_job": "", "remaining": ""}
-        deadline = math.ceil(time.time() + seconds)
+        deadline = math.ceil(self.now() + seconds)
         return {"deadline": deadline, "deadline_job": self.schedule_deadline(pipe, table, tid, seq, deadline),
                 "remaining": ""}
 
 
-class Clock:
-    """The director's hold on a step's deadline, the same for every table.
-
-    A table names itself (``table``), its record key (``key(id)``) and how it
-    is described in messages (``what(id)``)."""
-
-    table = ""
-
-    def __init__(self, store: Store):
-        self.store = store
-
-    def key(self, tid: str) -> str:
-        raise NotImplementedError
-
-    def what(self, tid: str) -> str:
-        return f"{self.table} '{tid}'"
-
-    def director_change(self, tid: str, token: str | None, change) -> None:
-        """Run ``change(pipe, record)`` in a transaction once the director token is checked."""
-        def body(pipe):
-            record = self.store.record(pipe, self.key(tid), self.what(tid))
-            self.store.check_director(record, token, self.what(tid))
-            change(pipe, record)
-
-        self.store.transact([self.key(tid)], body)
-
-    def extend(self, tid: str, token: str | None, seconds: int | None = None, until: float | None = None) -> None:
-        """Move the deadline ``seconds`` later, or to ``until`` (epoch seconds, not earlier than it is)."""
-        def change(pipe, rec):
-            if rec["status"] == "paused" and rec.get("remaining"):
-                if until is not None:
-                    raise Conflict(f"{self.what(tid)} is paused; extend it by 'seconds', or resume it first")
-                pipe.multi()
-                pipe.hset(self.key(tid), "remaining", float(rec["remaining"]) + seconds)
-            elif rec["status"] == "open" and rec.get("deadline"):
-                if until is not None:
-                    deadline = math.ceil(until)
-                    if deadline < int(rec["deadline"]):
-                        raise Invalid(f"body.deadline: {iso(until)} is before the current deadline "
-                                      f"{iso(rec['deadline'])}; a deadline can only be extended")
-                else:
-                    deadline = max(int(rec["deadline"]), math.ceil(time.time())) + seconds
-                pipe.multi()
-                self.store.cancel_deadline(pipe, rec)
-                pipe.hset(self.key(tid), mapping={
-                    "deadline": deadline, "waiting": "",
-                    "deadline_job": self.store.schedule_deadline(pipe, self.table, tid, int(rec["seq"]), deadline)})
-            else:
-                raise Conflict(f"{self.what(tid)} is {self.status_word(rec)}; only a step waiting for a deadline "
-                               "can be extended")
-
-        self.director_change(tid, token, change)
-
-    def pause(self, tid: str, token: str | None) -> None:
-        def change(pipe, rec):
-            if rec["status"] != "open":
-                raise Conflict(f"{self.what(tid)} is {self.status_word(rec)}; only an open step can be paused")
-            remaining = max(0.0, float(rec["deadline"]) - time.time()) if rec.get("deadline") else ""
-            pipe.multi()
-            self.store.cancel_deadline(pipe, rec)
-            pipe.hset(self.key(tid), mapping={"status": "paused", "deadline": "", "deadline_job": "",
-                                              "remaining": remaining})
-
-        self.director_change(tid, token, change)
-
-    def resume(self, tid: str, token: str | None) -> None:
-        def change(pipe, rec):
-            if rec["status"] != "paused":
-                raise Conflict(f"{self.what(tid)} is {self.status_word(rec)}, not paused")
-            pipe.multi()
-            seconds = float(rec["remaining"]) if rec.get("remaining") not in (None, "") else None
-            pipe.hset(self.key(tid), mapping={
-                "status": "open", **self.store.deadline_fields(pipe, self.table, tid, int(rec["seq"]), seconds)})
-
-        self.director_change(tid, token, change)
-
-    @staticmethod
-    def status_word(rec: dict) -> str:
-        return rec["status"]

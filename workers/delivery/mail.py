@@ -7,14 +7,14 @@ and the events listener that turns what happens at a game into messages.
   (``smtp://`` or ``smtps://``, optional ``user:password@``) and deletes it
   only once the relay has accepted it; a refused or unreachable relay makes
   the job fail and RQ retries it (``RETRY``), the message still waiting.
-  With no ``SMTP_URL`` the message is written to a Maildir of ``.eml`` files
-  (``MAIL_OUTBOX``, default ``$DATA_DIR/outbox``, i.e. ``data/outbox``) and
+  With no ``SMTP_URL`` the message is added to a Maildir (``mailbox.Maildir``;
+  ``MAIL_OUTBOX``, default ``$DATA_DIR/outbox``, i.e. ``data/outbox``) and
   logged, so nothing is lost on a laptop.
 * **Signed reply addresses.** Every message to a player has as ``Reply-To``
   ``<local>+<game>-<player>-<signature>@<domain>`` (from ``MAIL_FROM``): an
   HMAC (key ``MAIL_SECRET``, or one made once and kept in Redis) of the game
   and player.  Mail to that address is the player's, whoever the ``From`` says.
-* **Events.** :func:`on_event` (named in ``workers.events.LISTENERS``) sends the
+* **Events.** :func:`on_event` (a listener of ``workers.delivery.events``) sends the
   results after each phase to every player with an address, a reminder to the
   players of powers without orders (``deadline_approaching``), a late notice
   (``deadline_passed``) and the end of the game.  Each event is handled once
@@ -26,7 +26,7 @@ import hashlib
 import hmac
 import json
 import logging
-import os
+import mailbox
 import secrets
 import smtplib
 import ssl
@@ -36,13 +36,14 @@ from email.message import EmailMessage
 from email.policy import SMTP
 from datetime import datetime
 from email.utils import formataddr, formatdate, make_msgid, parseaddr
-from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from rq import Retry
 
-from . import keys
-from .store import JOB_TIMEOUT, iso
+from ..core import keys
+from ..core.outcome import JobOutcome
+from ..core.settings import current as settings
+from ..core.store import iso
 
 log = logging.getLogger("rq.worker.mail")  # the worker's log handler shows it
 RETRY = Retry(max=10, interval=[5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600])
@@ -52,12 +53,12 @@ POLICY = SMTP.clone(cte_type="7bit")  # non-ASCII text goes quoted-printable or 
 
 # ---------------------------------------------------------------- addresses
 def service_address() -> str:
-    return os.environ.get("MAIL_FROM", "diplomacy@localhost")
+    return settings().mail_from
 
 
 def _secret(r) -> bytes:
-    if os.environ.get("MAIL_SECRET"):
-        return os.environ["MAIL_SECRET"].encode()
+    if settings().mail_secret:
+        return settings().mail_secret.encode()
     r.set(keys.mail_secret(), secrets.token_hex(32), nx=True)
     return r.get(keys.mail_secret()).encode()
 
@@ -115,21 +116,18 @@ def queue(store, pipe, msg: EmailMessage, mid: str | None = None) -> str:
     to = [addr for _name, addr in [parseaddr(a) for a in msg.get_all("To", [])] if addr]
     pipe.hset(keys.mail_out(mid), mapping={"to": json.dumps(to), "raw": msg.as_string(),
                                            "subject": str(msg["Subject"]), "queued_at": time.time()})
-    store.queue.enqueue("workers.mail.send", mid, job_id=f"mail-{mid}", retry=RETRY, job_timeout=JOB_TIMEOUT,
-                        pipeline=pipe)
+    store.enqueue(pipe, "workers.runtime.jobs.send_mail", mid, job_id=f"mail-{mid}", retry=RETRY)
     return mid
 
 
-def send(mid: str) -> str:
+def send(store, mid: str) -> JobOutcome:
     """The delivery job: hand message ``mid`` to the relay (or the Maildir), then forget it."""
-    from .jobs import tables
-
-    r = tables()["game"].r
+    r = store.r
     record = r.hgetall(keys.mail_out(mid))
     if not record:
-        return "noop: already delivered"
+        return JobOutcome.noop("already delivered")
     to = json.loads(record["to"])
-    url = os.environ.get("SMTP_URL")
+    url = store.settings.smtp_url
     if url:
         refused = _relay(url, to, record["raw"])
         if refused:
@@ -137,10 +135,10 @@ def send(mid: str) -> str:
             log.warning("mail %s: the relay refused %s for good", mid, refused)
         where = urlsplit(url).hostname
     else:
-        where = _maildir(mid, record["raw"])
+        where = _maildir(store.settings.mail_outbox, mid, record["raw"])
     r.delete(keys.mail_out(mid))
     log.info("mail %s to %s, %r: delivered to %s", mid, ", ".join(to), record["subject"], where)
-    return f"delivered to {where}"
+    return JobOutcome.did(f"delivered to {where}")
 
 
 def _relay(url: str, to: list[str], raw: str) -> dict:
@@ -175,18 +173,11 @@ def _relay(url: str, to: list[str], raw: str) -> dict:
     return permanent
 
 
-def outbox_dir() -> Path:
-    return Path(os.environ.get("MAIL_OUTBOX") or Path(os.environ.get("DATA_DIR", "data")) / "outbox")
-
-
-def _maildir(mid: str, raw: str) -> str:
-    box = outbox_dir()
-    for sub in ("tmp", "new", "cur"):
-        (box / sub).mkdir(parents=True, exist_ok=True)
-    tmp = box / "tmp" / f"{mid}.eml"
-    tmp.write_text(raw)
-    os.replace(tmp, box / "new" / f"{mid}.eml")
-    return str(box / "new" / f"{mid}.eml")
+def _maildir(box, mid: str, raw: str) -> str:
+    """Add the message to the Maildir ``box`` (made if missing); returns where it is."""
+    key = mailbox.Maildir(box, create=True).add(raw)
+    log.info("mail %s is %s in the Maildir %s", mid, key, box)
+    return f"{box}/new/{key}"
 
 
 # ---------------------------------------------------------------- texts
@@ -194,7 +185,7 @@ def when(ts) -> str:
     """A deadline as players read it: ISO time in UTC and how far off it is."""
     if ts in (None, ""):
         return "no deadline (the clock is stopped)"
-    left = float(ts) - time.time()
+    left = float(ts) - time.time()  # the reader's real time, not a table's
     span = (f"{left / 86400:.1f} days" if left >= 2 * 86400 else f"{left / 3600:.1f} hours" if left >= 7200
             else f"{max(left, 0) / 60:.0f} minutes")
     return f"{iso(ts)} (UTC, in {span})" if left > 0 else f"{iso(ts)} (UTC, passed)"
@@ -285,14 +276,14 @@ def game_started(store, pipe, g: dict, players: list[dict], fields: dict) -> Non
               f"start-{g['id']}-{player['id']}")
 
 
-def _phase_adjudicated(games, g: dict, data: dict) -> tuple[str, str, set | None]:
+def _phase_adjudicated(r, g: dict, data: dict) -> tuple[str, str, set | None]:
     seq, gid = data["seq"], g["id"]
     after, deadline = None, None
     if int(g["seq"]) == seq + 1 and g.get("position"):
         after = json.loads(g["position"])
         deadline = g.get("deadline") if g["status"] in ("open", "paused") else None
     else:
-        for record in games.r.lrange(keys.history(gid), 0, -1):
+        for record in r.lrange(keys.history(gid), 0, -1):
             record = json.loads(record)
             if record["seq"] == seq + 1:
                 after = record["position"]
@@ -310,13 +301,13 @@ def _ts(text: str) -> float:
     return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
 
 
-def _deadline_approaching(games, g, data):
+def _deadline_approaching(r, g, data):
     body = (f"Reminder: the orders of {', '.join(data['missing'])} for {data['phase']} in game {g['id']} "
             f"are due {when(_ts(data['deadline']))}, and none have been received.\n")
     return f"Reminder: {data['phase']} orders due", body, set(data["missing"])
 
 
-def _deadline_passed(games, g, data):
+def _deadline_passed(r, g, data):
     body = (f"The deadline of {data['phase']} in game {g['id']} passed at {data['deadline']} "
             f"without orders for {', '.join(data['missing'])}.\n\n")
     if data.get("grace_until"):
@@ -329,7 +320,7 @@ def _deadline_passed(games, g, data):
     return f"Late: {data['phase']} orders missing", body + "\n", set(data["missing"])
 
 
-def _game_ended(games, g, data):
+def _game_ended(r, g, data):
     winner = data.get("winner")
     return "Game over", (f"Game {g['id']} ended in {data.get('phase')}"
                          f"{': ' + winner + ' wins' if winner else ''}.\n"), None
@@ -339,30 +330,27 @@ MESSAGES = {"phase_adjudicated": _phase_adjudicated, "deadline_approaching": _de
             "deadline_passed": _deadline_passed, "game_ended": _game_ended}
 
 
-def on_event(event: dict) -> str:
+def on_event(store, event: dict) -> JobOutcome:
     """The events listener: the messages an event of a game means, queued once."""
-    from .jobs import tables
-
     make = MESSAGES.get(event["type"])
     if event["table"] != "game" or make is None:
-        return "noop: nothing to mail"
-    games = tables()["game"]
+        return JobOutcome.noop("nothing to mail")
     gid = event["table_id"]
-    g = games.r.hgetall(keys.game(gid))
+    g = store.r.hgetall(keys.game(gid))
     if not g:
-        return "noop: no such game"
-    title, body, powers = make(games, g, event["data"])
-    recipients = [p for p in (json.loads(v) for v in games.r.hvals(keys.players(gid)))
+        return JobOutcome.noop("no such game")
+    title, body, powers = make(store.r, g, event["data"])
+    recipients = [p for p in (json.loads(v) for v in store.r.hvals(keys.players(gid)))
                   if p.get("email") and (powers is None or powers & set(p["powers"]))]
 
     def commit(pipe):
         if pipe.sismember(keys.mail_done(gid), event["id"]):
-            return "noop: mailed already"
+            return JobOutcome.noop("mailed already")
         pipe.multi()
         pipe.sadd(keys.mail_done(gid), event["id"])
         for p in recipients:
-            msg = compose(p["email"], subject(g, title), body + FOOTER, reply_address(games.r, gid, p["id"]))
-            queue(games.store, pipe, msg, hashlib.sha256(f"{event['id']}:{p['id']}".encode()).hexdigest()[:32])
-        return f"queued {len(recipients)} messages"
+            msg = compose(p["email"], subject(g, title), body + FOOTER, reply_address(store.r, gid, p["id"]))
+            queue(store, pipe, msg, hashlib.sha256(f"{event['id']}:{p['id']}".encode()).hexdigest()[:32])
+        return JobOutcome.did(f"queued {len(recipients)} messages")
 
-    return games.store.transact([keys.mail_done(gid)], commit)
+    return store.transact([keys.mail_done(gid)], commit)

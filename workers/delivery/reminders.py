@@ -14,13 +14,14 @@ listener sends the reminders from that event, and webhooks deliver it too.
 from __future__ import annotations
 
 import json
-import time
 from datetime import datetime, timezone
 
 from rq import Retry
 
-from . import events, keys
-from .store import JOB_RETRIES, JOB_TIMEOUT, iso
+from ..core import keys
+from ..core.outcome import JobOutcome
+from . import events
+from ..core.store import JOB_RETRIES, iso
 
 DEFAULT = [24 * 3600, 3600]
 POLL = 60  # seconds between checks while the clock is paused
@@ -31,46 +32,43 @@ def schedule(store, pipe, gid: str, seq: int, deadline: int | str, offsets: list
     if deadline in (None, ""):
         return
     for offset in offsets:
-        if int(deadline) - offset > time.time():
+        if int(deadline) - offset > store.now():
             _at(store, pipe, gid, seq, offset, int(deadline) - offset)
 
 
 def _at(store, pipe, gid: str, seq: int, offset: int, due: float) -> None:
-    store.queue.enqueue_at(datetime.fromtimestamp(due, timezone.utc), "workers.reminders.remind", gid, seq, offset,
-                           job_id=f"remind-{gid}-{seq}-{offset}-{int(due)}", retry=Retry(max=JOB_RETRIES),
-                           job_timeout=JOB_TIMEOUT, pipeline=pipe)
+    store.queue.enqueue_at(datetime.fromtimestamp(due, timezone.utc), "workers.runtime.jobs.remind", gid, seq,
+                           offset, job_id=f"remind-{gid}-{seq}-{offset}-{int(due)}", retry=Retry(max=JOB_RETRIES),
+                           job_timeout=store.settings.job_timeout, pipeline=pipe)
 
 
-def remind(gid: str, seq: int, offset: int) -> str:
+def remind(store, gid: str, seq: int, offset: int) -> JobOutcome:
     """The reminder job of phase ``seq``, ``offset`` seconds before its deadline."""
-    from .jobs import tables
-
-    store = tables()["game"].store
 
     def body(pipe):
         g = pipe.hgetall(keys.game(gid))
         if not g or int(g["seq"]) != seq or g["status"] not in ("open", "paused") or g.get("late"):
-            return "noop: the phase is over or its deadline has passed"
-        now = time.time()
+            return JobOutcome.noop("the phase is over or its deadline has passed")
+        now = store.now()
         if not g.get("deadline"):  # paused: the reminder is due no sooner than this
             pipe.multi()
             _at(store, pipe, gid, seq, offset, now + max(float(g.get("remaining") or 0) - offset, POLL))
-            return "paused: checking back later"
+            return JobOutcome.did("paused: checking back later")
         deadline = int(g["deadline"])
         if now >= deadline:
-            return "noop: the deadline has passed"
+            return JobOutcome.noop("the deadline has passed")
         if now < deadline - offset - 1:
             pipe.multi()
             _at(store, pipe, gid, seq, offset, deadline - offset)
-            return "the deadline moved: rescheduled"
+            return JobOutcome.did("the deadline moved: rescheduled")
         submitted = set(pipe.hkeys(keys.orders(gid, seq)))
         missing = [p for p in json.loads(g["to_order"]) if p not in submitted]
         if not missing:
-            return "noop: every power has orders"
+            return JobOutcome.noop("every power has orders")
         pipe.multi()
         events.emit(store, pipe, "game", gid, "deadline_approaching", f"{seq}-{offset}",
                     {"seq": seq, "phase": g["phase"], "deadline": iso(deadline), "seconds_before": offset,
                      "missing": missing})
-        return f"reminded {', '.join(missing)}"
+        return JobOutcome.did(f"reminded {', '.join(missing)}")
 
     return store.transact([keys.game(gid)], body)

@@ -2,7 +2,7 @@
 
 Registration stores the subscription (its owner, URL, event types and HMAC
 secret: the secret is returned once and needed at rest to sign).  The
-listener :func:`on_event` (named in ``workers.events.LISTENERS``) runs as an
+listener :func:`on_event` (of ``workers.delivery.events``) runs as an
 RQ job for every event; it enqueues one delivery job per interested
 subscription (job id from subscription and event, so a re-run enqueues
 nothing new).  A delivery job POSTs the event as JSON with
@@ -28,7 +28,6 @@ import hashlib
 import hmac
 import ipaddress
 import json
-import os
 import secrets
 import socket
 import time
@@ -37,19 +36,21 @@ from urllib.parse import urlsplit
 import requests
 from rq import Retry
 
-from . import keys
-from .store import JOB_TIMEOUT, Conflict, Invalid, NotFound, Store, iso, new_id
+from ..core import keys
+from ..core.outcome import JobOutcome
+from ..core.errors import Conflict, Invalid, NotFound
+from ..core.settings import current as settings
+from ..core.store import Store, iso, new_id
 
 EVENTS = ("phase_adjudicated", "deadline_approaching", "game_ended", "vote_passed")
 RETRY = Retry(max=6, interval=[1, 5, 30, 120, 600, 1800])
-TIMEOUT = float(os.environ.get("WEBHOOK_TIMEOUT", "10"))  # seconds for one POST
 MAX_HOOKS = 20  # per game or tournament
 LOG_KEEP = 500  # delivery attempts kept per subscription
 
 
 def destination_refusal(url: str, mode: str | None = None) -> str | None:
     """Why the service will not POST to ``url`` under ``WEBHOOK_HOSTS`` (None: it will)."""
-    mode = mode or os.environ.get("WEBHOOK_HOSTS", "public")
+    mode = mode or settings().webhook_hosts
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -141,16 +142,6 @@ class Webhooks:
 
 
 # ---------------------------------------------------------------- jobs
-_store: Store | None = None
-
-
-def _the_store() -> Store:
-    global _store
-    if _store is None:
-        _store = Store(os.environ["REDIS_URL"])
-    return _store
-
-
 def owners(store: Store, event: dict) -> list[str]:
     """Whose subscriptions hear ``event``: its game's, and the tournament's the game is a board of."""
     found = [f"{event['table']}:{event['table_id']}"]
@@ -161,31 +152,28 @@ def owners(store: Store, event: dict) -> list[str]:
     return found
 
 
-def on_event(event: dict) -> str:
+def on_event(store: Store, event: dict) -> JobOutcome:
     """The events listener: one delivery job per subscription that wants ``event``."""
-    store = _the_store()
     queued = 0
     with store.r.pipeline(transaction=True) as pipe:
         for owner in owners(store, event):
             for hid in store.r.smembers(keys.hooks(owner)):
                 wanted = store.r.hget(keys.hook(hid), "events")
                 if wanted and event["type"] in json.loads(wanted):
-                    store.queue.enqueue("workers.webhooks.deliver", hid, event,
-                                        job_id=f"hook-{hid}-{event['id']}".replace(":", "-"),
-                                        retry=RETRY, job_timeout=JOB_TIMEOUT, pipeline=pipe)
+                    store.enqueue(pipe, "workers.runtime.jobs.deliver_webhook", hid, event,
+                                  job_id=f"hook-{hid}-{event['id']}".replace(":", "-"), retry=RETRY)
                     queued += 1
         pipe.execute()
-    return f"{queued} deliveries queued"
+    return JobOutcome.did(f"{queued} deliveries queued")
 
 
-def deliver(hid: str, event: dict) -> str:
+def deliver(store: Store, hid: str, event: dict) -> JobOutcome:
     """POST ``event`` to subscription ``hid``, signed; raise (so RQ retries) unless it got a 2xx."""
-    store = _the_store()
     h = store.r.hgetall(keys.hook(hid))
     if not h:
-        return "noop: the webhook was removed"
+        return JobOutcome.noop("the webhook was removed")
     if store.r.sismember(keys.hook_done(hid), event["id"]):
-        return "noop: delivered already"
+        return JobOutcome.noop("delivered already")
     body = json.dumps({"id": event["id"], "type": event["type"], event["table"]: event["table_id"],
                        "at": iso(event["at"]), "data": event["data"]}, separators=(",", ":")).encode()
     timestamp = int(time.time())
@@ -197,10 +185,10 @@ def deliver(hid: str, event: dict) -> str:
     if refusal:
         attempt |= {"status": None, "ok": False, "error": f"not sent: {refusal}", "ms": 0}
         store.r.rpush(keys.hook_log(hid), json.dumps(attempt))
-        return f"not sent: {refusal}"
+        return JobOutcome.did(f"not sent: {refusal}")
     started = time.monotonic()
     try:
-        resp = requests.post(h["url"], data=body, headers=headers, timeout=TIMEOUT, allow_redirects=False)
+        resp = requests.post(h["url"], data=body, headers=headers, timeout=store.settings.webhook_timeout, allow_redirects=False)
         attempt |= {"status": resp.status_code, "ok": 200 <= resp.status_code < 300, "error": None}
     except requests.RequestException as e:
         attempt |= {"status": None, "ok": False, "error": f"{type(e).__name__}: {e}"[:300]}
@@ -213,4 +201,4 @@ def deliver(hid: str, event: dict) -> str:
         pipe.execute()
     if not attempt["ok"]:
         raise RuntimeError(f"webhook {hid}: {attempt['status'] or attempt['error']} from {h['url']}; retried later")
-    return f"delivered {event['id']} ({attempt['status']})"
+    return JobOutcome.did(f"delivered {event['id']} ({attempt['status']})")

@@ -1,83 +1,135 @@
-"""The RQ jobs.  A job names only ``(table, id, seq)`` and is idempotent per step:
-running one twice, or two at once, takes the step once (see ``workers.store``)."""
+"""Every RQ job, and the runtime they run in.
+
+A job names only plain values (a table's ``(table, id, seq)``, a message id,
+an event); the store and the tables come from the process's :class:`Runtime`,
+which the worker installs when it starts (:func:`install`) and the tests
+install for jobs they run in-process.  The lower layers enqueue these jobs by
+name (``"workers.runtime.jobs.advance"``) and never import this module.
+
+Table jobs are idempotent per step: running one twice, or two at once, takes
+the step once (see ``workers.core.store``); the delivery jobs keep their own
+record of what they have done (see ``workers.delivery``).
+"""
 from __future__ import annotations
 
 import logging
-import os
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 
+from ..core import settings
+from ..core.store import Store
+from ..delivery import mail, reminders, webhooks
+from ..tables.games import Games
+from ..tables.resolutions import Resolutions
 from . import observe
-from .store import Store
+from ..core.outcome import JobOutcome
 
-_tables: dict | None = None
 log = logging.getLogger(__name__)
 
 
-def tables() -> dict:
-    """The tables by name, on one Store per worker process."""
-    global _tables
-    if _tables is None:
-        from .games import Games
-        from .resolutions import Resolutions
+@dataclass
+class Runtime:
+    """What the jobs of one process work on: its store and the tables built on it."""
 
-        store = Store(os.environ["REDIS_URL"])
-        _tables = {"game": Games(store), "resolution": Resolutions(store)}
-    return _tables
+    store: Store
+    tables: dict = field(init=False)
+
+    def __post_init__(self):
+        self.tables = {"game": Games(self.store), "resolution": Resolutions(self.store)}
 
 
-def _stall() -> float:
-    # Fault injection used by the end-to-end tests that kill a worker in the
-    # middle of a step; unset in normal operation.
-    return float(os.environ.get("ADJ_FAULT_STALL_SECONDS") or 0)
+_runtime: Runtime | None = None
+_pool: ThreadPoolExecutor | None = None
+
+
+def install(store: Store) -> Runtime:
+    """Make ``store`` the one the jobs of this process use (the worker at its start, a test)."""
+    global _runtime, _pool
+    _runtime, _pool = Runtime(store), None
+    return _runtime
+
+
+def runtime() -> Runtime:
+    """The installed runtime; a process that installed none (RQ's own worker) gets one from its settings."""
+    if _runtime is None:
+        install(Store(settings.current().redis_url))
+    return _runtime
 
 
 @observe.job
 @observe.step
-def advance(table: str, tid: str, seq: int) -> str:
+def advance(table: str, tid: str, seq: int) -> JobOutcome:
     """Take step ``seq`` of a table that needs nobody now (a closed phase, server dice, a bot)."""
-    return tables()[table].advance(tid, seq, stall=_stall())
+    rt = runtime()
+    return rt.tables[table].advance(tid, seq, stall=rt.store.settings.fault_stall_seconds)
 
 
 @observe.job
 @observe.step(deadline_arg=3)
-def on_deadline(table: str, tid: str, seq: int, deadline: int) -> str:
+def on_deadline(table: str, tid: str, seq: int, deadline: int) -> JobOutcome:
     """A step's deadline has come; a superseded deadline makes it a no-op."""
-    return tables()[table].on_deadline(tid, seq, deadline, stall=_stall())
+    rt = runtime()
+    return rt.tables[table].on_deadline(tid, seq, deadline, stall=rt.store.settings.fault_stall_seconds)
 
 
 class DeadlinesFailed(Exception):
     """Some deadlines of a batch failed; the retry of the batch re-runs them (the others are no-ops then)."""
 
 
-DEADLINE_THREADS = int(os.environ.get("DEADLINE_THREADS", "4"))
-_pool: ThreadPoolExecutor | None = None
-
-
 @observe.job
-def on_deadlines(entries: list[str]) -> str:
+def on_deadlines(entries: list[str]) -> JobOutcome:
     """The job for a batch of due deadlines (``table:id:seq:deadline`` entries, see
     ``Store.dispatch_deadlines``): each is taken as :func:`on_deadline`, in its own
-    transactions, ``DEADLINE_THREADS`` at a time (while one waits for Redis, and for
+    transactions, ``deadline_threads`` at a time (while one waits for Redis, and for
     its writes to reach the disk, another computes; Redis writes theirs to disk
     together).  One failing deadline does not hold up the others; the job then
     fails, and RQ's retry runs the batch again, where the deadlines already taken
     are no-ops."""
     global _pool
-    tables()
+    rt = runtime()
     if _pool is None:
-        _pool = ThreadPoolExecutor(DEADLINE_THREADS, thread_name_prefix="deadline")
+        _pool = ThreadPoolExecutor(rt.store.settings.deadline_threads, thread_name_prefix="deadline")
 
-    def take(entry: str) -> tuple[str, str | None]:
+    def take(entry: str) -> tuple[JobOutcome | None, str | None]:
         table, tid, seq, deadline = entry.split(":")
         try:
-            return str(on_deadline(table, tid, int(seq), int(deadline))), None
+            return on_deadline(table, tid, int(seq), int(deadline)), None
         except Exception as e:  # noqa: BLE001 - reported below, and the batch is retried
             log.exception("deadline %s failed", entry)
-            return "", f"{entry}: {e!r}"
+            return None, f"{entry}: {e!r}"
 
     results = list(_pool.map(take, entries))
     failed = [why for _, why in results if why]
     if failed:
         raise DeadlinesFailed(f"{len(failed)} of {len(entries)} deadlines failed: " + "; ".join(failed))
-    taken = sum(not r.startswith("noop") for r, _ in results)
-    return f"{taken} of {len(entries)} deadlines taken" if taken else f"noop: {len(entries)} deadlines superseded"
+    taken = sum(outcome.done for outcome, _ in results)
+    if taken:
+        return JobOutcome.did(f"{taken} of {len(entries)} deadlines taken")
+    return JobOutcome.noop(f"{len(entries)} deadlines superseded")
+
+
+LISTENERS = {"webhooks": webhooks.on_event, "mail": mail.on_event}
+
+
+@observe.job
+def deliver_event(listener: str, event: dict) -> JobOutcome:
+    """Hand ``event`` to one listener (``workers.delivery.events.LISTENERS``)."""
+    return LISTENERS[listener](runtime().store, event)
+
+
+@observe.job
+def send_mail(mid: str) -> JobOutcome:
+    """Hand outgoing message ``mid`` to the relay (or the Maildir), then forget it."""
+    return mail.send(runtime().store, mid)
+
+
+@observe.job
+def remind(gid: str, seq: int, offset: int) -> JobOutcome:
+    """The reminder of phase ``seq`` of game ``gid``, ``offset`` seconds before its deadline."""
+    return reminders.remind(runtime().store, gid, seq, offset)
+
+
+@observe.job
+def deliver_webhook(hid: str, event: dict) -> JobOutcome:
+    """POST ``event`` to webhook subscription ``hid``."""
+    return webhooks.deliver(runtime().store, hid, event)

@@ -23,11 +23,13 @@ import sys
 import tempfile
 import time
 
+from ..core import settings
+
 
 def metrics_dir() -> str:
     path = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if not path:
-        url = os.environ.get("REDIS_URL", "")
+        url = settings.current().redis_url or ""
         path = os.path.join(tempfile.gettempdir(), "adjudication-metrics",
                             hashlib.sha256(url.encode()).hexdigest()[:12])
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = path
@@ -63,7 +65,7 @@ def configure_logging() -> logging.Logger:
         handler.setFormatter(JsonFormatter("{levelname}{name}{message}", style="{", timestamp="time",
                                            rename_fields={"levelname": "level", "name": "logger"}))
         logger.addHandler(handler)
-        logger.setLevel(os.environ.get("LOG_LEVEL", "INFO").upper())
+        logger.setLevel(settings.current().log_level.upper())
         logger.propagate = False
     return logger
 
@@ -72,8 +74,8 @@ _in_job: contextvars.ContextVar[bool] = contextvars.ContextVar("in_job", default
 
 
 def job(fn):
-    """Decorate an RQ job function: one JSON log line and the job metrics per run (a result starting
-    with "noop" did nothing).  A decorated job called from inside another (a batch) is not a job of
+    """Decorate an RQ job function: one JSON log line and the job metrics per run (a ``JobOutcome`` that is not
+    ``done`` did nothing).  A decorated job called from inside another (a batch) is not a job of
     its own: it only runs."""
 
     @functools.wraps(fn)
@@ -82,7 +84,7 @@ def job(fn):
             return fn(*args)
         from rq import get_current_job
 
-        from .store import JOB_RETRIES  # what every table job is enqueued with: Retry(max=JOB_RETRIES)
+        from ..core.store import JOB_RETRIES  # what every table job is enqueued with: Retry(max=JOB_RETRIES)
 
         current = get_current_job()
         retries = max(0, JOB_RETRIES - current.retries_left) if current and current.retries_left is not None else 0
@@ -96,7 +98,7 @@ def job(fn):
             raise
         finally:
             _in_job.reset(token)
-        _record_job(fields, "noop" if str(result).startswith("noop") else "done", time.perf_counter() - start,
+        _record_job(fields, "done" if getattr(result, "done", True) else "noop", time.perf_counter() - start,
                     result=str(result)[:200])
         return result
 
@@ -119,8 +121,8 @@ def _record_job(fields: dict, outcome: str, seconds: float, **extra) -> None:
 
 
 def step(fn=None, *, deadline_arg: int | None = None):
-    """Decorate a function ``f(table, id, seq, ...)`` that takes a step of a table (a result starting
-    with "noop" took none): counts the steps taken and their duration, and, if the argument at index
+    """Decorate a function ``f(table, id, seq, ...)`` that takes a step of a table (a ``JobOutcome`` that is not
+    ``done`` took none): counts the steps taken and their duration, and, if the argument at index
     ``deadline_arg`` is the deadline (epoch seconds) that made the step, the lag from it to now (the
     next step being open)."""
     if fn is None:
@@ -130,7 +132,7 @@ def step(fn=None, *, deadline_arg: int | None = None):
     def run(*args):
         start = time.perf_counter()
         result = fn(*args)
-        if not str(result).startswith("noop"):
+        if getattr(result, "done", True):
             try:
                 table = str(args[0])
                 ADJUDICATIONS.labels(table).inc()

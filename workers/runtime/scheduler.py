@@ -1,9 +1,9 @@
-"""The scheduler process: ``python -m workers.scheduler``.
+"""The scheduler process: ``python -m workers.runtime.scheduler``.
 
 Every ``SCHEDULER_INTERVAL`` seconds at most (default 0.2), and at each
 deadline's second, it
 
-* moves the due deadlines (``workers.store.DEADLINES``) to the queue as
+* moves the due deadlines (``workers.core.keys.deadlines``) to the queue as
   batch jobs (:meth:`Store.dispatch_deadlines`).  That needs no lock: the
   transaction that takes an entry off the schedule is the one that queues
   it, so any number of schedulers may run, and a new one starts dispatching
@@ -19,7 +19,6 @@ A lost Redis is retried every half second; the process never gives up on it.
 from __future__ import annotations
 
 import logging
-import os
 import signal
 import time
 
@@ -27,12 +26,13 @@ import redis
 from rq.scheduler import RQScheduler
 from rq.scripts import acquire_or_refresh_lock, release_lock
 
-from . import keys
-from .store import Conflict, Store
+from ..core import keys, settings
+from ..core.errors import Conflict
+from ..core.store import Store
 
 log = logging.getLogger("workers.scheduler")
-INTERVAL = float(os.environ.get("SCHEDULER_INTERVAL", "0.2"))
-LOCK_TTL = int(os.environ.get("SCHEDULER_LOCK_TTL", "5"))
+INTERVAL = settings.current().scheduler_interval
+LOCK_TTL = settings.current().scheduler_lock_ttl
 
 
 class Scheduler:
@@ -72,8 +72,8 @@ class Scheduler:
 
 
 def main() -> None:
-    logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO"), format="%(asctime)s %(name)s: %(message)s")
-    scheduler = Scheduler(os.environ["REDIS_URL"])
+    logging.basicConfig(level=settings.current().log_level, format="%(asctime)s %(name)s: %(message)s")
+    scheduler = Scheduler(settings.current().redis_url)
     signal.signal(signal.SIGTERM, scheduler.stop)
     signal.signal(signal.SIGINT, scheduler.stop)
     scheduler.run()

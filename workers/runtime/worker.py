@@ -1,4 +1,4 @@
-"""The adjudication worker process: ``python -m workers.worker``.
+"""The adjudication worker process: ``python -m workers.runtime.worker``.
 
 An RQ ``SimpleWorker`` (jobs run in the worker process itself: a step takes
 milliseconds, a fork per job would cost more than the job), with three
@@ -20,14 +20,13 @@ changes for recovering in seconds:
   lost connection every 2 s at most (RQ backs off to 60 s).
 
 The re-run takes the step exactly once: the per-step transitions in
-``workers.store`` make a second run a no-op, and the attempt is counted
+``workers.core.store`` make a second run a no-op, and the attempt is counted
 where the work starts.
 """
 from __future__ import annotations
 
 import argparse
 import logging
-import os
 import threading
 import time
 
@@ -35,11 +34,13 @@ import redis
 from rq import Queue, SimpleWorker
 from rq.worker import WorkerStatus
 
-from . import keys
+from ..core import keys, settings
+from ..core.store import Store
+from . import jobs
 
 log = logging.getLogger(__name__)
-JOB_HEARTBEAT_TTL = int(os.environ.get("JOB_HEARTBEAT_TTL", "10"))
-MAINTENANCE_INTERVAL = int(os.environ.get("WORKER_MAINTENANCE_INTERVAL", "5"))
+JOB_HEARTBEAT_TTL = settings.current().job_heartbeat_ttl
+MAINTENANCE_INTERVAL = settings.current().maintenance_interval
 
 
 class AdjudicationQueue(Queue):
@@ -96,16 +97,14 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Run one adjudication worker.")
     parser.add_argument("--burst", action="store_true", help="quit when the queue is empty")
     args = parser.parse_args(argv)
-    connection = redis.Redis.from_url(os.environ["REDIS_URL"])
-    wait_for_redis(connection, float(os.environ.get("REDIS_WAIT", "60")))
-    from .games import engine
-    from .jobs import tables
-
-    tables(), engine().initial_position("standard")  # imported now, not while the first step waits
+    config = settings.current()
+    connection = redis.Redis.from_url(config.redis_url)
+    wait_for_redis(connection, config.redis_wait)
+    jobs.install(Store(config.redis_url, config))
     worker = AdjudicationWorker(
         [AdjudicationQueue(keys.QUEUE, connection=connection)], connection=connection, queue_class=AdjudicationQueue,
-        worker_ttl=int(os.environ.get("WORKER_TTL", "45")), maintenance_interval=MAINTENANCE_INTERVAL)
-    worker.work(burst=args.burst, logging_level=os.environ.get("LOG_LEVEL", "INFO"))
+        worker_ttl=config.worker_ttl, maintenance_interval=MAINTENANCE_INTERVAL)
+    worker.work(burst=args.burst, logging_level=config.log_level)
 
 
 if __name__ == "__main__":

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import json
 import math
-import time
 
-from . import keys
-from .store import Conflict, Forbidden, Invalid, NotFound, iso
+from ..core import keys
+from ..core.errors import Conflict, Forbidden, Invalid, NotFound
+from ..core.store import iso
 
 MAX_DAYS = 30
 DEFAULT_POLICY = {"approval": "director", "effect": "extend"}
@@ -59,7 +59,7 @@ class Absences:
         start, end = int(start), math.ceil(end)
         if end <= start:
             raise Invalid("body.end: the absence must end after it starts")
-        if end <= time.time():
+        if end <= self.games.store.now():
             raise Invalid("body.end: the absence is already over")
         if end - start > MAX_DAYS * 86400:
             raise Invalid(f"body.end: an absence lasts at most {MAX_DAYS} days")
@@ -71,7 +71,7 @@ class Absences:
             auto = policy(json.loads(g["settings"]))["approval"] == "auto"
             aid = f"a{pipe.hlen(keys.absences(gid)) + 1}"
             absence = {"id": aid, "player": player["id"], "powers": player["powers"], "start": start, "end": end,
-                       "status": "approved" if auto else "pending", "declared_at": time.time()}
+                       "status": "approved" if auto else "pending", "declared_at": self.games.store.now()}
             pipe.multi()
             pipe.hset(keys.absences(gid), aid, json.dumps(absence))
             return absence

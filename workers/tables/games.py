@@ -19,46 +19,47 @@ without its job or an open phase without its deadline.
 """
 from __future__ import annotations
 
-import contextvars
 import json
-import os
 import secrets
 import time
 
-from adjudicator import scoring
+from adjudicator import diplomacy, scoring
 
-from . import absences, mail, reminders
-from . import events, keys, results
-from .store import Clock, Conflict, Forbidden, Invalid, NotFound, Unauthorized, hash_token, iso, loads, new_id, new_token
+from ..delivery import events, mail, reminders
+from ..core import keys
+from ..core.outcome import JobOutcome
+from . import absences, results
+from ..core import audit
+from ..core.clock import Clock
+from ..core.machine import GAME, GameStatus
+from ..core.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
+from ..core.store import hash_token, iso, loads, new_id, new_token
+from .votes import Votes
 
 DEFAULT_DEADLINES = {"first_movement": 35 * 60, "movement": 20 * 60, "retreat": 5 * 60, "adjustment": 5 * 60}
 PHASE_KINDS = {"M": "movement", "R": "retreat", "A": "adjustment"}
 POSITION_FIELDS = ("phase", "units", "centers", "dislodged", "contested", "retreat_options", "adjustments")
-# Housekeeping: seconds a finished game, or one still forming with nobody joining, is kept (then it expires)
-FINISHED_TTL = int(os.environ.get("GAME_TTL_FINISHED", str(30 * 24 * 3600)))
-FORMING_TTL = int(os.environ.get("GAME_TTL_FORMING", str(7 * 24 * 3600)))
-_action: contextvars.ContextVar = contextvars.ContextVar("director_action", default=None)
 
 
 def engine():
     """The Diplomacy rules engine (pure functions, no I/O)."""
-    from adjudicator import diplomacy
     return diplomacy
 
 
-class Games(Clock):
+class Games:
     """All reads and writes of Diplomacy games."""
 
     table = "game"
 
     def __init__(self, store):
-        super().__init__(store)
+        self.store = store
         self.r = store.r
-        from .votes import Votes
+        self.now = store.now
+        self.clock = Clock(store, GAME, keys.game, self.what)
         self.votes = Votes(self)
 
-    def key(self, gid: str) -> str:
-        return keys.game(gid)
+    def what(self, gid: str) -> str:
+        return f"game '{gid}'"
 
     def _game(self, pipe, gid: str) -> dict:
         return self.store.record(pipe, keys.game(gid), self.what(gid))
@@ -84,9 +85,8 @@ class Games(Clock):
         """Queue (after MULTI) the writes that close the current phase and, unless
         the caller adjudicates it itself, enqueue its adjudication job."""
         gid, seq = g["id"], int(g["seq"])
-        self.store.cancel_deadline(pipe, g)
-        pipe.hset(keys.game(gid), mapping={"status": "adjudicating", "closed_by": reason, "attempts": 0,
-                                             "deadline_job": "", "waiting": ""})
+        GAME.transition(self.store, pipe, keys.game(gid), g, GameStatus.ADJUDICATING, closed_by=reason, attempts=0,
+                        waiting="")
         if enqueue:
             self.store.enqueue_advance(pipe, self.table, gid, seq)
 
@@ -102,8 +102,8 @@ class Games(Clock):
     def export(self, gid: str) -> dict:
         """The game and its whole history as one JSON document, and when it expires (None: not yet set to)."""
         state, phases, ttl = self.public_state(gid), self.history(gid), self.r.ttl(keys.game(gid))
-        return {"game": state, "phases": phases, "exported_at": iso(time.time()),
-                "expires_at": iso(time.time() + ttl) if ttl > 0 else None}
+        return {"game": state, "phases": phases, "exported_at": iso(self.now()),
+                "expires_at": iso(self.now() + ttl) if ttl > 0 else None}
 
     def _open_phase(self, pipe, g: dict, seq: int, position: dict, seated: list[str]) -> None:
         """Queue (after MULTI) the writes that open phase number ``seq`` at ``position``."""
@@ -115,24 +115,22 @@ class Games(Clock):
         length = settings["deadlines"]["first_movement" if seq == 1 and kind == "movement" else kind]
         to_order, length = self._absent_at_open(gid, settings, to_order, length)
         fields = {"seq": seq, "phase": position["phase"], "position": json.dumps(position),
-                  "to_order": json.dumps(to_order), "attempts": 0, "waiting": "", "remaining": "",
-                  "late": "", "opened_at": time.time()}
+                  "to_order": json.dumps(to_order), "attempts": 0, "waiting": "", "late": "",
+                  "opened_at": self.now()}
         if to_order:
-            fields |= {"status": "open", "closed_by": "",
-                       **self.store.deadline_fields(pipe, self.table, gid, seq, length)}
+            fields = GAME.transition(self.store, pipe, keys.game(gid), g, GameStatus.OPEN, closed_by="", **fields,
+                                     **self.store.deadline_fields(pipe, self.table, gid, seq, length))
             reminders.schedule(self.store, pipe, gid, seq, fields["deadline"], settings.get("reminders", []))
-            pipe.hset(keys.game(gid), mapping=fields)
         else:  # only powers without a player would order: nothing to wait for
-            fields |= {"status": "adjudicating", "closed_by": "no player has anything to order",
-                       "deadline": "", "deadline_job": ""}
-            pipe.hset(keys.game(gid), mapping=fields)
+            fields = GAME.transition(self.store, pipe, keys.game(gid), g, GameStatus.ADJUDICATING,
+                                     closed_by="no player has anything to order", **fields)
             self.store.enqueue_advance(pipe, self.table, gid, seq)
         return fields
 
     def _absent_at_open(self, gid: str, settings: dict, to_order: list[str], length: int) -> tuple[list, int]:
         """Approved absences as a phase opens: with ``civil_disorder`` the powers away now are not
         asked for orders; with ``extend`` a deadline inside an absence moves to its end."""
-        now = time.time()
+        now = self.now()
         if absences.policy(settings)["effect"] == "civil_disorder":
             away = absences.covering(self.r, gid, to_order, now)
             return [p for p in to_order if p not in away], length
@@ -174,8 +172,8 @@ class Games(Clock):
             "id": gid, "name": spec.get("name", ""), "variant": spec["variant"],
             "rules": json.dumps(rules), "settings": json.dumps(settings), "start": json.dumps(start),
             "last_year": spec.get("last_year") or "", "director": director or hash_token(token),
-            "status": "forming", "seq": 0, "phase": "", "created_at": time.time(), **(extra or {})})
-        self.r.expire(keys.game(gid), FORMING_TTL)  # abandoned unless someone joins (or it starts)
+            "status": "forming", "seq": 0, "phase": "", "created_at": self.now(), **(extra or {})})
+        self.r.expire(keys.game(gid), self.store.settings.game_ttl_forming)  # abandoned unless someone joins (or it starts)
         return self.public_state(gid), token
 
     def join(self, gid: str, name: str, power: str | None, email: str | None = None) -> tuple[dict, str]:
@@ -206,7 +204,7 @@ class Games(Clock):
                 raise Invalid("body.power: powers are drawn at random in this game; leave 'power' out",
                               errors={"power": ["not allowed when powers are drawn at random"]})
             pid = f"p{len(players) + 1}"
-            player = {"id": pid, "name": name, "powers": powers, "joined_at": time.time(),
+            player = {"id": pid, "name": name, "powers": powers, "joined_at": self.now(),
                       **({"email": email} if email else {})}
             players.append(player)
             pipe.multi()
@@ -214,7 +212,7 @@ class Games(Clock):
             pipe.hset(keys.tokens(gid), hash_token(token), pid)
             if email:
                 mail.welcome(self.store, pipe, g, player, token)
-            self._keep(pipe, gid, FORMING_TTL)
+            self._keep(pipe, gid, self.store.settings.game_ttl_forming)
             if len(players) == settings["seats"]:
                 self._start(pipe, g, players)
             return player
@@ -234,7 +232,7 @@ class Games(Clock):
                 pipe.hset(keys.players(gid), player["id"], json.dumps(player))
         seated = [p for player in players for p in player["powers"]]
         position = json.loads(g["start"]) if g.get("start") else engine().initial_position(g["variant"])
-        pipe.hset(keys.game(gid), "started_at", time.time())
+        pipe.hset(keys.game(gid), "started_at", self.now())
         fields = self._open_phase(pipe, g, 1, position, seated)
         mail.game_started(self.store, pipe, g, players, fields)
 
@@ -249,8 +247,7 @@ class Games(Clock):
                 raise Conflict(f"game '{gid}' has no players yet")
             pipe.multi()
             self._start(pipe, g, players)
-            pipe.rpush(keys.audit(self.table, gid), json.dumps(
-                {"at": iso(time.time()), "action": "start", "by": "director", "detail": {"players": len(players)}}))
+            audit.record(pipe, self.table, gid, self.now(), "start", {"players": len(players)})
 
         self.store.transact([keys.game(gid), keys.players(gid)], body)
         return self.public_state(gid)
@@ -334,7 +331,7 @@ class Games(Clock):
         if g["status"] == "adjudicating":
             raise Conflict(f"phase {g['phase']} is closed and being adjudicated; orders can no longer change")
         waiting_mode = json.loads(g["settings"])["missed_orders"] == "wait"
-        if g["status"] == "open" and g.get("deadline") and time.time() >= float(g["deadline"]) and not waiting_mode:
+        if g["status"] == "open" and g.get("deadline") and self.now() >= float(g["deadline"]) and not waiting_mode:
             raise Conflict(f"the deadline of {g['phase']} passed at {iso(g['deadline'])}")
         if power not in json.loads(g["to_order"]):
             raise Conflict(f"{power} has nothing to order in {g['phase']}")
@@ -412,22 +409,29 @@ class Games(Clock):
         return self.store.transact([keys.game(gid)], body)
 
     # ----------------------------------------------------------------- director
-    def _director_change(self, gid: str, token: str | None, change) -> dict:
-        self.director_change(gid, token, change)
+    def _director(self, gid: str, token: str | None, action: str, detail: dict, change) -> dict:
+        """Director action ``action``: ``change(pipe, g)`` (reads, then MULTI and writes) and its
+        audit entry in one transaction, once the director token is checked; the game's new state."""
+        def body(pipe):
+            g = self._game(pipe, gid)
+            self.check_director(g, token)
+            change(pipe, g)
+            if not pipe.explicit_transaction:
+                pipe.multi()
+            audit.record(pipe, self.table, gid, self.now(), action, detail)
+
+        self.store.transact([keys.game(gid)], body)
         return self.public_state(gid)
 
     def extend(self, gid: str, token: str | None, seconds: int | None = None, until: float | None = None) -> dict:
-        self._audited("extend", {"seconds": seconds, "deadline": iso(until)},
-                      lambda: super(Games, self).extend(gid, token, seconds, until))
-        return self.public_state(gid)
+        return self._director(gid, token, "extend", {"seconds": seconds, "deadline": iso(until)},
+                              lambda pipe, g: self.clock.extend(pipe, g, seconds, until))
 
     def pause(self, gid: str, token: str | None) -> dict:
-        self._audited("pause", {}, lambda: super(Games, self).pause(gid, token))
-        return self.public_state(gid)
+        return self._director(gid, token, "pause", {}, self.clock.pause)
 
     def resume(self, gid: str, token: str | None) -> dict:
-        self._audited("resume", {}, lambda: super(Games, self).resume(gid, token))
-        return self.public_state(gid)
+        return self._director(gid, token, "resume", {}, self.clock.resume)
 
     def force(self, gid: str, token: str | None) -> dict:
         def change(pipe, g):
@@ -436,13 +440,13 @@ class Games(Clock):
             pipe.multi()
             self._close(pipe, g, "director")
 
-        return self._audited("adjudicate", {}, lambda: self._director_change(gid, token, change))
+        return self._director(gid, token, "adjudicate", {}, change)
 
     # ----------------------------------------------------------------- workers
     def on_deadline(self, gid: str, seq: int, deadline: int, stall: float = 0.0) -> str:
         """The deadline job: close phase ``seq`` if ``deadline`` is still its deadline, then adjudicate it."""
         if not self.close_at_deadline(gid, seq, deadline):
-            return "noop: deadline superseded or phase waits for missing orders"
+            return JobOutcome.noop("deadline superseded or phase waits for missing orders")
         return self.advance(gid, seq, stall)
 
     def close_at_deadline(self, gid: str, seq: int, deadline: int) -> bool:
@@ -454,7 +458,7 @@ class Games(Clock):
                 return False
             if g["status"] == "adjudicating":
                 return True  # closed already (e.g. a re-run of this job): adjudicate
-            if g["status"] != "open" or g.get("deadline") != str(deadline) or time.time() < deadline:
+            if g["status"] != "open" or g.get("deadline") != str(deadline) or self.now() < deadline:
                 return False  # superseded by an extension, a pause or another trigger
             if not self._missed_deadline(pipe, g, deadline):
                 return False
@@ -489,7 +493,7 @@ class Games(Clock):
             self._move_deadline(pipe, g, deadline + grace, {"late": json.dumps(late)})
             return False
         if late and settings["missed_orders"] == "wait":
-            pipe.hset(keys.game(gid), mapping={"waiting": 1, "deadline_job": "", "late": json.dumps(late)})
+            GAME.set_clock(self.store, pipe, keys.game(gid), g, waiting=1, late=json.dumps(late))
             return False
         return True
 
@@ -503,7 +507,7 @@ class Games(Clock):
         """Adjudicate phase ``seq`` of game ``gid`` exactly once; returns what happened."""
         g = self.store.claim(keys.game(gid), seq, "adjudicating")  # counts this attempt, before any work
         if g is None:
-            return "noop: phase already adjudicated or not closed"
+            return JobOutcome.noop("phase already adjudicated or not closed")
         position = json.loads(g["position"])
         with self.r.pipeline(transaction=False) as reads:  # frozen while adjudicating: one round trip
             submitted, players = reads.hgetall(keys.orders(gid, seq)).hvals(keys.players(gid)).execute()
@@ -520,9 +524,9 @@ class Games(Clock):
         def body(pipe):
             now = pipe.hgetall(keys.game(gid))
             if int(now["seq"]) != seq or now["status"] != "adjudicating":
-                return "noop: another job committed this phase"
+                return JobOutcome.noop("another job committed this phase")
             record = {"seq": seq, "phase": position["phase"], "closed_by": now.get("closed_by", ""),
-                      "adjudicated_at": iso(time.time()), "attempts": int(now.get("attempts") or 1),
+                      "adjudicated_at": iso(self.now()), "attempts": int(now.get("attempts") or 1),
                       "position": {k: v for k, v in request.items() if k not in ("orders", "rules")}
                       | {k: position[k] for k in ("retreat_options", "adjustments") if position.get(k)},
                       "orders": orders, "results": response["results"],
@@ -553,7 +557,7 @@ class Games(Clock):
                 self._finish(pipe, now, result, ending[1], nxt, winner=winner)
             else:
                 self._open_phase(pipe, now, seq + 1, nxt, seated)
-            return f"committed {position['phase']}"
+            return JobOutcome.did(f"committed {position['phase']}")
 
         return self.store.transact([keys.game(gid)], body)
 
@@ -574,16 +578,14 @@ class Games(Clock):
                 winner: str | None = None) -> None:
         """Queue (after MULTI) the writes that end game ``g`` with ``result``."""
         gid, seq = g["id"], int(g["seq"])
-        self.store.cancel_deadline(pipe, g)
         pipe.delete(keys.orders(gid, seq), keys.ready(gid, seq))  # never adjudicated: never shown
-        fields = {"status": "finished", "winner": winner or "", "seq": seq + 1, "deadline": "",
-                  "deadline_job": "", "to_order": "[]", "waiting": "", "remaining": "", "ended_by": ended_by,
-                  "ended_at": time.time(), "result": json.dumps(result)}
+        fields = {"winner": winner or "", "seq": seq + 1, "to_order": "[]", "waiting": "", "ended_by": ended_by,
+                  "ended_at": self.now(), "result": json.dumps(result)}
         if position:
             fields |= {"phase": position["phase"], "position": json.dumps(position)}
-        pipe.hset(keys.game(gid), mapping=fields)
+        GAME.transition(self.store, pipe, keys.game(gid), g, GameStatus.FINISHED, **fields)
         if not g.get("tournament"):  # a tournament's boards stay as long as its standings need them
-            self._keep(pipe, gid, FINISHED_TTL)
+            self._keep(pipe, gid, self.store.settings.game_ttl_finished)
         events.emit(self.store, pipe, self.table, gid, "game_ended", f"end-{seq}",
                     {"end": result["end"], "ended_by": ended_by, "winner": winner,
                      "phase": position["phase"] if position else g["phase"], "result": result})
@@ -621,7 +623,7 @@ class Games(Clock):
             self.votes.lapse(pipe, gid, lapsing, "the director ended the game")
             self._finish(pipe, g, result, "director")
 
-        return self._audited("end", {"reason": reason}, lambda: self._director_change(gid, token, change))
+        return self._director(gid, token, "end", {"reason": reason}, change)
 
     def set_last_year(self, gid: str, token: str | None, year: int | None) -> dict:
         """The game ends after ``year``'s winter adjustments (None: no last year)."""
@@ -636,7 +638,7 @@ class Games(Clock):
             pipe.multi()
             pipe.hset(keys.game(gid), "last_year", year or "")
 
-        return self._audited("last_year", {"year": year}, lambda: self._director_change(gid, token, change))
+        return self._director(gid, token, "last_year", {"year": year}, change)
 
     # ----------------------------------------------------------------- rollback and fork
     def rollback(self, gid: str, token: str | None, seq: int, reason: str) -> dict:
@@ -655,7 +657,7 @@ class Games(Clock):
                               f"one of {[h['seq'] for _i, h in live]}")
             players = [json.loads(p) for p in pipe.hvals(keys.players(gid))]
             lapsing = self.votes.open_proposals(pipe, gid)
-            mark = {"by": "director", "at": iso(time.time()), "reason": reason, "restored_seq": int(g["seq"]) + 1}
+            mark = {"by": "director", "at": iso(self.now()), "reason": reason, "restored_seq": int(g["seq"]) + 1}
             pipe.multi()
             for i, h in live:
                 if h["seq"] >= seq:
@@ -670,15 +672,12 @@ class Games(Clock):
             self._open_phase(pipe, g, int(g["seq"]) + 1, position, seated)
             return [h["seq"] for _i, h in live if h["seq"] >= seq]
 
-        superseded = []
-        detail = {"seq": seq, "reason": reason, "superseded": superseded}
+        detail = {"seq": seq, "reason": reason, "superseded": []}
 
-        def run():
-            def recorded(pipe, g):
-                superseded[:] = change(pipe, g)
-            return self._director_change(gid, token, recorded)
+        def recorded(pipe, g):
+            detail["superseded"] = change(pipe, g)
 
-        return self._audited("rollback", detail, run)
+        return self._director(gid, token, "rollback", detail, recorded)
 
     def fork(self, gid: str, token: str | None, seq: int | None, spec: dict) -> tuple[dict, str]:
         """A new game (a sandbox) starting at the start of phase ``seq`` of this game (None: its current phase)."""
@@ -705,35 +704,15 @@ class Games(Clock):
                 "start": {k: position[k] for k in POSITION_FIELDS if k in position}}
         created, new_token_ = self.create_game(spec, extra={"forked_from": json.dumps(origin)})
         if self.store.is_director(g, token):
-            self.r.rpush(keys.audit(self.table, gid), json.dumps(
-                {"at": iso(time.time()), "action": "fork", "by": "director", "detail": {**origin, "into": created["id"]}}))
+            with self.r.pipeline() as pipe:
+                audit.record(pipe, self.table, gid, self.now(), "fork", {**origin, "into": created["id"]})
+                pipe.execute()
         return created, new_token_
 
     # ----------------------------------------------------------------- audit
-    def _audited(self, action: str, detail: dict, run):
-        """Run a director action so that its transaction also appends it to the audit log."""
-        reset = _action.set((action, detail))
-        try:
-            return run()
-        finally:
-            _action.reset(reset)
-
-    def director_change(self, gid: str, token: str | None, change) -> None:
-        def audited(pipe, g):
-            out = change(pipe, g)
-            action = _action.get()
-            if action:
-                if not pipe.explicit_transaction:
-                    pipe.multi()
-                pipe.rpush(keys.audit(self.table, gid), json.dumps(
-                    {"at": iso(time.time()), "action": action[0], "by": "director", "detail": action[1]}))
-            return out
-
-        super().director_change(gid, token, audited)
-
     def audit(self, gid: str, token: str | None) -> list[dict]:
         g = self.r.hgetall(keys.game(gid))
         if not g:
             raise NotFound(f"there is no game '{gid}'")
         self.check_director(g, token)
-        return [json.loads(a) for a in self.r.lrange(keys.audit(self.table, gid), 0, -1)]
+        return audit.read(self.r, self.table, gid)

@@ -25,9 +25,12 @@ from adjudicator.kinds import KINDS, game_of
 from adjudicator.procedure import (Decision, Dice, IllegalDecision, InvalidState, NotYourStep, Outcome, Sealed,
                                    check_answer, replay)
 
-from . import keys
-from .store import Clock, Conflict, Forbidden, GameError, Invalid, NotFound, Unauthorized, hash_token, iso, loads, \
-    new_id, new_token
+from ..core import keys
+from ..core.outcome import JobOutcome
+from ..core.clock import Clock
+from ..core.machine import RESOLUTION, ResolutionStatus
+from ..core.errors import Conflict, Forbidden, GameError, Invalid, NotFound, Unauthorized
+from ..core.store import hash_token, iso, loads, new_id, new_token
 
 log = logging.getLogger(__name__)
 DIRECTOR = "director"
@@ -43,8 +46,12 @@ def _normal(value):
     return json.loads(json.dumps(value))
 
 
-class Resolutions(Clock):
+class Resolutions:
     table = "resolution"
+
+    def __init__(self, store):
+        self.store = store
+        self.clock = Clock(store, RESOLUTION, self.key, self.what, self.status_word)
 
     def key(self, rid: str) -> str:
         return keys.resolution(rid)
@@ -74,12 +81,12 @@ class Resolutions(Clock):
         tokens = {pid: new_token() for pid in spec.get("participants", {})}
         seed = secrets.token_bytes(32)
         record = {
-            "id": rid, "kind": spec["kind"], "version": procedure.version, "created_at": time.time(),
+            "id": rid, "kind": spec["kind"], "version": procedure.version, "created_at": self.store.now(),
             "state": json.dumps(spec["state"]), "participants": json.dumps(spec.get("participants", {})),
             "deadlines": json.dumps(spec.get("deadlines", {})), "dice": spec.get("dice", "server"),
             "seed": seed.hex(), "commitment": serverdice.commitment(seed), "director": hash_token(director_token),
             "status": "open", "seq": 0, "log": "[]", "sealed": "{}", "outcome": "", "message": "",
-            "deadline": "", "deadline_job": "", "remaining": "", "overdue": "", "opened_at": time.time()}
+            "deadline": "", "deadline_job": "", "remaining": "", "overdue": "", "opened_at": self.store.now()}
         with self.store.r.pipeline() as pipe:
             pipe.multi()
             pipe.hset(self.key(rid), mapping=record)
@@ -221,9 +228,7 @@ class Resolutions(Clock):
                 steps = self._replayed(rec, log) if rec["status"] not in ENDED + ("halted",) else None
             except Halted as e:
                 pipe.multi()
-                self.store.cancel_deadline(pipe, rec)
-                pipe.hset(self.key(rid), mapping={"status": "halted", "message": str(e), "deadline": "",
-                                                  "deadline_job": ""})
+                RESOLUTION.transition(self.store, pipe, self.key(rid), rec, ResolutionStatus.HALTED, message=str(e))
                 return Conflict(f"{self.what(rid)} is halted: {e}")
             return body(pipe, rec, log, steps)
 
@@ -235,7 +240,7 @@ class Resolutions(Clock):
     def _record_entry(self, pipe, rec: dict, log: list, step, value, by) -> None:
         """Queue (after MULTI) the writes that add ``value`` as the answer to ``step``, then settle what comes next."""
         index = len(log)
-        entry = {"index": index, "type": step.to_dict()["type"], "value": _normal(value), "at": iso(time.time()),
+        entry = {"index": index, "type": step.to_dict()["type"], "value": _normal(value), "at": iso(self.store.now()),
                  "shown": _normal(step.to_dict())}
         if isinstance(step, Dice):
             entry |= {"participant": step.roller, "purpose": step.purpose, "sides": step.sides, "by": by}
@@ -247,9 +252,8 @@ class Resolutions(Clock):
         log = [*log, entry]
         procedure = KINDS[rec["kind"]]
         nxt = replay(procedure, json.loads(rec["state"]), [e["value"] for e in log])[-1]
-        self.store.cancel_deadline(pipe, rec)
         pipe.hset(self.key(rec["id"]), mapping={"log": json.dumps(log), "seq": index + 1, "sealed": "{}",
-                                                "overdue": "", "opened_at": time.time()})
+                                                "overdue": "", "opened_at": self.store.now()})
         self._settle(pipe, {**rec, "seq": index + 1}, nxt)
 
     def _settle(self, pipe, rec: dict, step) -> None:
@@ -257,22 +261,21 @@ class Resolutions(Clock):
         needs nobody, or a wait for its participants with the step's deadline."""
         rid, seq = rec["id"], int(rec["seq"])
         if isinstance(step, Outcome):
-            pipe.hset(self.key(rid), mapping={"status": "resolved", "outcome": json.dumps(_normal(step.to_dict())),
-                                              "deadline": "", "deadline_job": "", "remaining": ""})
+            RESOLUTION.transition(self.store, pipe, self.key(rid), rec, ResolutionStatus.RESOLVED,
+                                  outcome=json.dumps(_normal(step.to_dict())))
             return
         if self._needs_nobody(rec, step):
-            pipe.hset(self.key(rid), mapping={"deadline": "", "deadline_job": "", "remaining": ""})
+            RESOLUTION.set_clock(self.store, pipe, self.key(rid), rec)
             self.store.enqueue_advance(pipe, self.table, rid, seq)
             return
         if isinstance(step, Sealed):  # the bots' parts are in from the start; the others wait
             pipe.hset(self.key(rid), "sealed", json.dumps(self._bot_parts(rec, step)))
         seconds = None if isinstance(step, Dice) else _seconds(json.loads(rec["deadlines"]), step.question)
         if rec["status"] == "paused":
-            pipe.hset(self.key(rid), mapping={"deadline": "", "deadline_job": "",
-                                              "remaining": "" if seconds is None else seconds})
+            RESOLUTION.set_clock(self.store, pipe, self.key(rid), rec, remaining="" if seconds is None else seconds)
         else:
-            pipe.hset(self.key(rid), mapping={"status": "open",
-                                              **self.store.deadline_fields(pipe, self.table, rid, seq, seconds)})
+            RESOLUTION.transition(self.store, pipe, self.key(rid), rec, ResolutionStatus.OPEN,
+                                  **self.store.deadline_fields(pipe, self.table, rid, seq, seconds))
 
     # ------------------------------------------------------------ answers
     def answerer(self, rid: str, token: str | None) -> str:
@@ -345,10 +348,10 @@ class Resolutions(Clock):
 
         def body(pipe, rec, log, steps):
             if rec["status"] in ENDED + ("halted",) or int(rec["seq"]) != seq:
-                return "noop: step already taken"
+                return JobOutcome.noop("step already taken")
             step = steps[-1]
             if not self._needs_nobody(rec, step):
-                return "noop: the step waits for someone"
+                return JobOutcome.noop("the step waits for someone")
             pipe.multi()
             if isinstance(step, Dice):
                 value = serverdice.roll(bytes.fromhex(rec["seed"]), seq, step.count, step.sides)
@@ -357,7 +360,7 @@ class Resolutions(Clock):
                 self._record_entry(pipe, rec, log, step, step.default, {p: "bot" for p in step.participants})
             else:
                 self._record_entry(pipe, rec, log, step, step.default, "bot")
-            return f"took step {seq}"
+            return JobOutcome.did(f"took step {seq}")
 
         return self._change(rid, body)
 
@@ -365,9 +368,9 @@ class Resolutions(Clock):
         """The step's deadline: its default (a sealed step's missing parts) is the answer, if it has one."""
         def body(pipe, rec, log, steps):
             if rec["status"] != "open" or int(rec["seq"]) != seq or rec.get("deadline") != str(deadline):
-                return "noop: deadline superseded"
-            if time.time() < deadline:
-                return "noop: too early"
+                return JobOutcome.noop("deadline superseded")
+            if self.store.now() < deadline:
+                return JobOutcome.noop("too early")
             step = steps[-1]
             pipe.multi()
             if isinstance(step, Sealed):
@@ -377,12 +380,12 @@ class Resolutions(Clock):
                     parts |= {d.participant: {"value": _normal(d.default), "by": "default"} for d in missing}
                     self._record_entry(pipe, rec, log, step, {p: parts[p]["value"] for p in step.participants},
                                        {p: parts[p]["by"] for p in step.participants})
-                    return f"defaults for step {seq}"
+                    return JobOutcome.did(f"defaults for step {seq}")
             elif isinstance(step, Decision) and step.has_default:
                 self._record_entry(pipe, rec, log, step, step.default, "default")
-                return f"default for step {seq}"
-            pipe.hset(self.key(rid), mapping={"overdue": 1, "deadline": "", "deadline_job": ""})
-            return f"step {seq} has no default: it waits"
+                return JobOutcome.did(f"default for step {seq}")
+            RESOLUTION.set_clock(self.store, pipe, self.key(rid), rec, overdue=1)
+            return JobOutcome.did(f"step {seq} has no default: it waits")
 
         return self._change(rid, body)
 
@@ -392,12 +395,28 @@ class Resolutions(Clock):
             if rec["status"] in ENDED:
                 raise Conflict(f"{self.what(rid)} is already {rec['status']}")
             pipe.multi()
-            self.store.cancel_deadline(pipe, rec)
-            pipe.hset(self.key(rid), mapping={"status": "cancelled", "deadline": "", "deadline_job": "",
-                                              "remaining": ""})
+            RESOLUTION.transition(self.store, pipe, self.key(rid), rec, ResolutionStatus.CANCELLED)
 
-        self.director_change(rid, token, change)
+        self._director(rid, token, change)
         return self.view(rid, DIRECTOR)
+
+    def extend(self, rid: str, token: str | None, seconds: int) -> None:
+        self._director(rid, token, lambda pipe, rec: self.clock.extend(pipe, rec, seconds))
+
+    def pause(self, rid: str, token: str | None) -> None:
+        self._director(rid, token, self.clock.pause)
+
+    def resume(self, rid: str, token: str | None) -> None:
+        self._director(rid, token, self.clock.resume)
+
+    def _director(self, rid: str, token: str | None, change) -> None:
+        """Run ``change(pipe, record)`` in a transaction once the director token is checked."""
+        def body(pipe):
+            rec = self.store.record(pipe, self.key(rid), self.what(rid))
+            self.store.check_director(rec, token, self.what(rid))
+            change(pipe, rec)
+
+        self.store.transact([self.key(rid)], body)
 
     @staticmethod
     def status_word(rec: dict) -> str:

@@ -14,14 +14,15 @@ import csv
 import io
 import json
 import secrets
-import time
 from fractions import Fraction
 from itertools import combinations
 
 from adjudicator import scoring
 
-from . import keys
-from .store import Conflict, Invalid, NotFound, hash_token, iso, new_id, new_token
+from ..core import keys
+from ..core import audit
+from ..core.errors import Conflict, Invalid, NotFound
+from ..core.store import hash_token, iso, new_id, new_token
 
 POWERS = scoring.POWERS
 TIE_BREAK = ("players are ranked by total score; equal totals are separated by the best single game score, "
@@ -90,8 +91,7 @@ class Tournaments:
         return t
 
     def audit_writes(self, pipe, tid: str, action: str, detail: dict) -> None:
-        pipe.rpush(keys.audit(self.table, tid), json.dumps(
-            {"at": iso(time.time()), "action": action, "by": "director", "detail": detail}))
+        audit.record(pipe, self.table, tid, self.store.now(), action, detail)
 
     # ------------------------------------------------------------ creating
     def create(self, spec: dict) -> tuple[dict, str]:
@@ -106,7 +106,7 @@ class Tournaments:
             pipe.hset(keys.tournament(tid), mapping={
                 "id": tid, "name": spec.get("name", ""), "system": spec["system"],
                 "aggregate": json.dumps({"method": aggregate["method"], "n": aggregate.get("n")}),
-                "rounds": spec["rounds"], "director": hash_token(token), "created_at": time.time()})
+                "rounds": spec["rounds"], "director": hash_token(token), "created_at": self.store.now()})
             for i, name in enumerate(spec.get("players", []), 1):
                 pipe.hset(keys.tournament_players(tid), f"t{i}", json.dumps({"id": f"t{i}", "name": name}))
             pipe.execute()
@@ -144,7 +144,7 @@ class Tournaments:
 
     def audit(self, tid: str, token: str | None) -> list[dict]:
         self.director_record(tid, token)
-        return [json.loads(a) for a in self.r.lrange(keys.audit(self.table, tid), 0, -1)]
+        return audit.read(self.r, self.table, tid)
 
     # ------------------------------------------------------------ boards
     def create_boards(self, tid: str, token: str | None, round_: int, seating, options: dict) -> list[dict]:

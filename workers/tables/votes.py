@@ -16,10 +16,11 @@ voted how or who proposed; the director also sees who proposed it and when.
 from __future__ import annotations
 
 import json
-import time
 
-from . import events, keys
-from .store import Conflict, Forbidden, Invalid, NotFound, iso, new_id
+from ..core import keys
+from ..delivery import events
+from ..core.errors import Conflict, Forbidden, Invalid, NotFound
+from ..core.store import iso, new_id
 
 
 class Votes:
@@ -34,12 +35,11 @@ class Votes:
         """Read (before MULTI) the proposals still open."""
         return [p for p in map(json.loads, pipe.hvals(keys.proposals(gid))) if p["status"] == "open"]
 
-    @staticmethod
-    def lapse(pipe, gid: str, proposals: list[dict], why: str) -> None:
+    def lapse(self, pipe, gid: str, proposals: list[dict], why: str) -> None:
         """Queue (after MULTI) the writes that let ``proposals`` lapse, unpassed."""
         for p in proposals:
             pipe.hset(keys.proposals(gid), p["id"], json.dumps(
-                {**p, "status": "lapsed", "closed_at": time.time(), "closed_because": why}))
+                {**p, "status": "lapsed", "closed_at": self.store.now(), "closed_because": why}))
 
     # ------------------------------------------------------------ who votes
     @staticmethod
@@ -102,7 +102,7 @@ class Votes:
                 terms["to"] = to
             pid = new_id()
             proposal = {"id": pid, **terms, "seq": int(g["seq"]), "phase": g["phase"], "status": "open",
-                        "proposed_by": power, "player": player["id"], "proposed_at": time.time(),
+                        "proposed_by": power, "player": player["id"], "proposed_at": self.store.now(),
                         "closed_at": None}
             pipe.multi()
             pipe.hset(keys.proposals(gid), pid, json.dumps(proposal))
@@ -147,7 +147,7 @@ class Votes:
             pipe.multi()
             pipe.hset(keys.ballots(gid, pid), power, vote)
             if passed:
-                closed = {**proposal, "status": "passed", "closed_at": time.time()}
+                closed = {**proposal, "status": "passed", "closed_at": self.store.now()}
                 pipe.hset(keys.proposals(gid), pid, json.dumps(closed))
                 self.lapse(pipe, gid, others, "another proposal passed")
                 events.emit(self.store, pipe, self.games.table, gid, "vote_passed", pid, self.view(closed, False))

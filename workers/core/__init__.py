@@ -1,0 +1,1 @@
+"""The base of the state model: settings, keys, the store (transactions, tokens, exactly-once jobs, deadlines), errors, the director's clock, the audit log, job outcomes. Imports nothing else of the project."""

@@ -1,0 +1,17 @@
+"""The audit log of director actions on a table: one writer, called inside the action's transaction."""
+from __future__ import annotations
+
+import json
+
+from . import keys
+from .store import iso
+
+
+def record(pipe, table: str, tid: str, at: float, action: str, detail: dict) -> None:
+    """Queue (in ``pipe``'s transaction, after MULTI) the entry of one director action."""
+    pipe.rpush(keys.audit(table, tid), json.dumps({"at": iso(at), "action": action, "by": "director",
+                                                   "detail": detail}))
+
+
+def read(r, table: str, tid: str) -> list[dict]:
+    return [json.loads(entry) for entry in r.lrange(keys.audit(table, tid), 0, -1)]
