@@ -172,7 +172,7 @@ class Games:
             "id": gid, "name": spec.get("name", ""), "variant": spec["variant"],
             "rules": json.dumps(rules), "settings": json.dumps(settings), "start": json.dumps(start),
             "last_year": spec.get("last_year") or "", "director": director or hash_token(token),
-            "status": "forming", "seq": 0, "phase": "", "created_at": self.now(), **(extra or {})})
+            "status": GameStatus.FORMING.value, "seq": 0, "phase": "", "created_at": self.now(), **(extra or {})})
         self.r.expire(keys.game(gid), self.store.settings.game_ttl_forming)  # abandoned unless someone joins (or it starts)
         return self.public_state(gid), token
 

@@ -85,7 +85,7 @@ class Resolutions:
             "state": json.dumps(spec["state"]), "participants": json.dumps(spec.get("participants", {})),
             "deadlines": json.dumps(spec.get("deadlines", {})), "dice": spec.get("dice", "server"),
             "seed": seed.hex(), "commitment": serverdice.commitment(seed), "director": hash_token(director_token),
-            "status": "open", "seq": 0, "log": "[]", "sealed": "{}", "outcome": "", "message": "",
+            "status": ResolutionStatus.OPEN.value, "seq": 0, "log": "[]", "sealed": "{}", "outcome": "", "message": "",
             "deadline": "", "deadline_job": "", "remaining": "", "overdue": "", "opened_at": self.store.now()}
         with self.store.r.pipeline() as pipe:
             pipe.multi()

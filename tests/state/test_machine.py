@@ -1,0 +1,94 @@
+"""The tables' state machines (workers.core.machine): the one way a status changes."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+import redis
+
+from workers.core import keys
+from workers.core.machine import GAME, RESOLUTION, GameStatus, IllegalMove, ResolutionStatus
+from workers.core.settings import Settings
+from workers.core.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+TABLE_MODULES = [ROOT / "workers" / "tables" / "games.py", ROOT / "workers" / "tables" / "resolutions.py",
+                 ROOT / "workers" / "core" / "clock.py"]
+CREATORS = {"create_game", "create"}  # a new record starts in its first status
+
+
+def test_every_status_of_each_diagram_is_an_enum_member_and_reachable():
+    for diagram, statuses, first in ((GAME, GameStatus, GameStatus.FORMING),
+                                     (RESOLUTION, ResolutionStatus, ResolutionStatus.OPEN)):
+        named = {str(s) for s in statuses}
+        assert set(diagram.moves) <= named
+        assert all(to <= named for to in diagram.moves.values())
+        reached, todo = {str(first)}, [str(first)]
+        while todo:
+            for to in diagram.moves.get(todo.pop(), ()):
+                if to not in reached:
+                    reached.add(to)
+                    todo.append(to)
+        assert reached == named
+
+
+def _writes_status(call: ast.Call) -> bool:
+    """Whether an ``hset`` call names the field "status" (as an argument or a key of its mapping)."""
+    named = [a for a in call.args if isinstance(a, ast.Constant)]
+    mappings = [k.value for k in call.keywords if k.arg == "mapping"] + [a for a in call.args if isinstance(a, ast.Dict)]
+    return any(a.value == "status" for a in named) or any(
+        isinstance(k, ast.Constant) and k.value == "status" for m in mappings if isinstance(m, ast.Dict) for k in m.keys)
+
+
+def test_only_the_transition_function_writes_a_table_status():
+    """No table module writes a record's "status" itself, but where a new record is made."""
+    for path in TABLE_MODULES:
+        for function in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(function, ast.FunctionDef) or function.name in CREATORS:
+                continue
+            for node in ast.walk(function):
+                if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "hset":
+                    assert not _writes_status(node), \
+                        f"{path.name}:{node.lineno} writes a status outside the transition function"
+
+
+@pytest.fixture()
+def store(redis_url):
+    return Store(redis_url, Settings(), now=lambda: 1_000_000.0)
+
+
+def test_a_move_clears_the_clock_and_takes_the_deadline_off_the_schedule(store):
+    r = redis.Redis.from_url(store.url, decode_responses=True)
+    key = keys.game("0123456789ab")
+    with r.pipeline() as pipe:
+        entry = store.schedule_deadline(pipe, "game", "0123456789ab", 1, 1_000_060)
+        pipe.hset(key, mapping={"id": "0123456789ab", "status": "open", "seq": 1, "deadline": 1_000_060,
+                                "deadline_job": entry, "remaining": ""})
+        pipe.execute()
+    record = r.hgetall(key)
+    with r.pipeline() as pipe:
+        GAME.transition(store, pipe, key, record, GameStatus.ADJUDICATING, closed_by="director")
+        pipe.execute()
+    after = r.hgetall(key)
+    assert after["status"] == "adjudicating" and after["closed_by"] == "director"
+    assert (after["deadline"], after["deadline_job"], after["remaining"]) == ("", "", "")
+    assert r.zscore(keys.deadlines(), entry) is None
+    r.delete(key)
+
+
+@pytest.mark.parametrize("here, to", [("forming", "paused"), ("finished", "paused"), ("adjudicating", "paused"),
+                                      ("forming", "finished")])
+def test_a_game_refuses_a_move_its_diagram_lacks(store, here, to):
+    with redis.Redis.from_url(store.url).pipeline() as pipe:
+        with pytest.raises(IllegalMove, match=f"no move from {here} to {to}"):
+            GAME.transition(store, pipe, keys.game("x"), {"id": "x", "status": here}, to)
+        assert len(pipe.command_stack) == 0  # nothing queued
+
+
+@pytest.mark.parametrize("here", ["resolved", "cancelled", "halted"])
+def test_an_ended_resolution_moves_no_more(store, here):
+    with redis.Redis.from_url(store.url).pipeline() as pipe:
+        for to in ResolutionStatus:
+            with pytest.raises(IllegalMove):
+                RESOLUTION.transition(store, pipe, keys.resolution("x"), {"id": "x", "status": here}, to)
