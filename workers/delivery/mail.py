@@ -87,7 +87,7 @@ def signed_player(r, address: str) -> tuple[str, str] | None:
 def mail_token(r, gid: str, pid: str) -> str:
     """A player token derived from the secret, for mail that came to the signed address:
     registered (its hash) in the game's tokens on first use, so that mail calls the
-    same token-checked methods of ``workers.games`` as the API."""
+    same token-checked methods of ``workers.tables.games`` as the API."""
     token = f"mail-{_sign(r, f'token:{gid}:{pid}', 40)}"
     r.hsetnx(keys.tokens(gid), hashlib.sha256(token.encode()).hexdigest(), pid)
     return token

@@ -7,7 +7,7 @@ before the deadline.  The job, :func:`remind`, follows the deadline rather
 than trusting it: if the phase is over it stops; if the deadline has moved
 later (extension, absence) it schedules itself again for the new time; while
 the clock is paused it checks back when the reminder could first be due; and
-when it is due it emits ``deadline_approaching`` through ``workers.events``
+when it is due it emits ``deadline_approaching`` through ``workers.delivery.events``
 with the powers that have no orders, once per phase and offset.  The mail
 listener sends the reminders from that event, and webhooks deliver it too.
 """

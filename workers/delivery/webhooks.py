@@ -13,7 +13,7 @@ nothing new).  A delivery job POSTs the event as JSON with
 and logs the attempt; a non-2xx answer or a network error raises, so RQ
 retries it with backoff (:data:`RETRY`).  An event id in the subscription's
 ``done`` set is never sent again.  Payloads carry only the event's public
-data (see ``workers.events``): no orders before adjudication, no ballots.
+data (see ``workers.delivery.events``): no orders before adjudication, no ballots.
 
 Where a webhook may point is checked at registration and again before each
 delivery (:func:`destination_refusal`), as ``WEBHOOK_HOSTS`` says:

@@ -30,7 +30,7 @@ from ..core import keys, settings
 from ..core.errors import Conflict
 from ..core.store import Store
 
-log = logging.getLogger("workers.scheduler")
+log = logging.getLogger("workers.runtime.scheduler")
 INTERVAL = settings.current().scheduler_interval
 LOCK_TTL = settings.current().scheduler_lock_ttl
 

@@ -5,7 +5,7 @@ absence waits for the director; ``auto``: approved when declared) and
 ``effect`` (``extend``: a deadline that falls inside an approved absence of
 a power that has no orders moves to the absence's end; ``civil_disorder``:
 while away the power is not asked for orders, so a phase opening during the
-absence does not wait for it, and its units hold).  ``workers.games`` asks
+absence does not wait for it, and its units hold).  ``workers.tables.games`` asks
 :func:`covering` when a phase opens and when a deadline passes.
 
 Absences are public (who, which powers, when, status), like the

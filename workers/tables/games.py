@@ -1,4 +1,4 @@
-"""Diplomacy games: the table whose steps are phases, on the machinery of ``workers.store``.
+"""Diplomacy games: the table whose steps are phases, on the machinery of ``workers.core.store``.
 
 Every change of a game is one transaction of :meth:`Store.transact` on the
 game hash.  The phase moves through
