@@ -1,8 +1,5 @@
-"""Spec §16: every seed rulebook example (rules/diplomacy-seed-examples.jsonl).
-
-Read from the copy in tests/diplomacy/data/ when present, else from
-../shared/rules relative to the repository root.
-"""
+"""Spec §16: every seed rulebook example, from tests/data/diplomacy-seed-examples.jsonl
+(a copy of ../shared/rules/diplomacy-seed-examples.jsonl)."""
 import json
 from pathlib import Path
 
@@ -11,20 +8,13 @@ import pytest
 from adjudicator.diplomacy import adjudicate
 
 NAME = "diplomacy-seed-examples.jsonl"
-LOCAL = Path(__file__).resolve().parent / "data" / NAME
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "rules" / NAME
-SOURCE = LOCAL if LOCAL.exists() else SHARED
+SOURCE = Path(__file__).resolve().parents[1] / "data" / NAME
 EXAMPLES = [json.loads(line) for line in SOURCE.read_text(encoding="utf-8").splitlines()
             if line.strip()]
 
 
 def test_all_31_examples_are_present():
     assert len(EXAMPLES) == 31
-
-
-@pytest.mark.skipif(not SHARED.exists(), reason="../shared not beside the repository")
-def test_local_copy_matches_shared():
-    assert LOCAL.read_text(encoding="utf-8") == SHARED.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[e["name"] for e in EXAMPLES])

@@ -6,9 +6,10 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from pathlib import Path
 
-RULES = Path(__file__).resolve().parents[2].parent / "shared" / "rules"
-SPEC = RULES / "tournament-scoring.md"
-VECTORS = RULES / "tournament-scoring-vectors.jsonl"
+# copies of ../shared/rules/tournament-scoring.md and its vectors
+DATA = Path(__file__).resolve().parents[1] / "data"
+SPEC = DATA / "tournament-scoring.md"
+VECTORS = DATA / "tournament-scoring-vectors.jsonl"
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "rules" / "tournament-scoring-vectors.jsonl"
+# a copy of ../shared/rules/tournament-scoring-vectors.jsonl (the spec: tournament-scoring.md)
+VECTORS = Path(__file__).resolve().parents[1] / "data" / "tournament-scoring-vectors.jsonl"
 CASES = [json.loads(line) for line in VECTORS.read_text().splitlines() if line.strip()]
 ONE_PER_SYSTEM = list({case["system"]: case for case in CASES}.values())
 
