@@ -12,7 +12,8 @@ from marshmallow import fields, validate, validates_schema, ValidationError
 
 from adjudicator.procedure import NO_DEFAULT, Decision, Outcome, Procedure
 from adjudicator.statecraft import bots
-from adjudicator.statecraft.effects import activation, bribe, bribe_choices, end_of_activation
+from adjudicator.statecraft.effects import activation, end_of_activation
+from adjudicator.statecraft.rules import bribe, bribe_choices
 from adjudicator.statecraft.state import POWERS, GameSchema, add, check_effect
 
 

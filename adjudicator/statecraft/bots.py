@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 
+from adjudicator.statecraft.rules import bribe, bribe_choices, pick_winner, successes, tally
 from adjudicator.statecraft.state import AGENDA_SPACES, INSTITUTIONS, initiative, sole_majority, update_fg
 
 
@@ -90,8 +91,6 @@ def imf_choice(game: dict, power: str) -> list[int] | None:
 
 def spy_choice(game: dict, c: dict, power: str, dice: dict[str, list[int]]) -> list[int] | None:
     """§9.6: the dice a bot rerolls with one spy (all its failed dice), or None."""
-    from adjudicator.statecraft.conflict import pick_winner, successes, tally
-
     powers = [p for p in initiative(game) if p in dice]
     if not powers or powers[0] == power or game["powers"][power]["spy"] == 0:
         return None  # first to decide: no spy (§9.6.1)
@@ -238,8 +237,6 @@ def _rival_to_bribe(game: dict, c: dict, power: str) -> str | None:
 
 def _greedy_bribe(game: dict, c: dict, power: str, from_pool: bool) -> dict | None:
     """The next bribe of the greedy sequence in c (demonstrators first), or None if none is legal."""
-    from adjudicator.statecraft.effects import bribe_choices
-
     legal = [a for a in bribe_choices(game, power, from_pool) if a["country"] == c["name"]]
     own_demo = {"kind": "DEMO_TO_OWN", "country": c["name"]}
     if own_demo in legal:
@@ -254,8 +251,6 @@ def bribe_plan(game: dict, power: str, bribes: int, from_pool: bool = False) -> 
 
     ``from_pool``: a bribe granted by an effect, whose DEMO_TO_OWN takes the new token from the pool.
     """
-    from adjudicator.statecraft.effects import bribe
-
     sim = copy.deepcopy(game)
     sim["powers"][power]["planned_bribes"] = bribes
     primary = set(sim["powers"][power]["primary_symbols"])

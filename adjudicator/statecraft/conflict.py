@@ -12,52 +12,13 @@ from marshmallow import fields, validates_schema, ValidationError
 
 from adjudicator.procedure import Decision, Dice, Outcome, Procedure
 from adjudicator.statecraft import bots
-from adjudicator.statecraft.state import DEMO, SUPPORT_TOP, GameSchema, country, demo_to_supply, initiative
-
-
-def successes(faces: list[int]) -> int:
-    """A 5 or a 6 is a success (§6.8.3)."""
-    return sum(1 for v in faces if v >= 5)
+from adjudicator.statecraft.rules import pick_winner, successes, tally
+from adjudicator.statecraft.state import DEMO, GameSchema, country, demo_to_supply, initiative
 
 
 def dice_count(c: dict, faction: str) -> int:
     """§6.8.2: tokens (the FG token included) + the card's extra dice + 1 for the FG holder."""
     return c["influence"][faction] + c["extra_dice"] + (1 if faction == c["fg"] else 0)
-
-
-def supported_power(game: dict, participants: list[str]) -> str | None:
-    """§6.8.7: the one power on support position 9 whom the demonstrators support, if any."""
-    options = game["options"]
-    if options["demo_support_mode"] == "off" or DEMO not in participants:
-        return None
-    scope = participants if options["demo_support_scope"] == "participants" else list(game["powers"])
-    top = [p for p in scope if p != DEMO and game["powers"][p]["support"] == SUPPORT_TOP]
-    if len(top) == 1 and top[0] in participants:
-        return top[0]
-    return None
-
-
-def tally(game: dict, c: dict, dice: dict[str, list[int]]) -> dict[str, int]:
-    """Successes per faction that can win; with demonstrator support DEMO's count goes to its power."""
-    counts = {f: successes(faces) for f, faces in dice.items()}
-    backed = supported_power(game, list(dice))
-    if backed is not None:
-        counts[backed] += counts.pop(DEMO)  # DEMO still rolled but cannot win (§6.8.7 [DEF])
-    return counts
-
-
-def pick_winner(game: dict, c: dict, counts: dict[str, int]) -> str:
-    """§6.8.5: most successes; ties go to the FG holder, then to initiative; DEMO loses ties with powers."""
-    best = max(counts.values())
-    tied = [f for f, n in counts.items() if n == best]
-    if len(tied) == 1:
-        return tied[0]
-    if c["fg"] in tied:
-        return c["fg"]
-    for power in initiative(game):  # read at this moment (A-13)
-        if power in tied:
-            return power
-    return DEMO
 
 
 def resolve_conflict(game: dict, name: str, *, spies: bool = True):

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from adjudicator.procedure import NO_DEFAULT, Decision
 from adjudicator.statecraft import bots
-from adjudicator.statecraft.state import (
-    DEMO, PP_DELTA, SUPPORT_TOP, add, demo_from_supply, demo_to_supply, resource_value, total,
-    update_fg,
-)
+from adjudicator.statecraft.rules import bribe, bribe_choices, by_name, reevaluate_fg
+from adjudicator.statecraft.state import DEMO, PP_DELTA, SUPPORT_TOP, add, demo_from_supply, resource_value, total
 
 SWAPS = [None, [1, 2], [2, 3], [3, 4]]  # swap the markers on spaces k and k+1 (1 = lowest)
 
@@ -60,14 +58,7 @@ def end_of_activation(game: dict, touched: list[str], events: list) -> None:
             events.append({"event": "CONFLICT_MARKED", "country": c["name"]})
     for c in game["grid"]:
         if c["name"] in touched and not c["conflict"]:
-            _fg(c, events)
-
-
-def _fg(c: dict, events: list) -> None:
-    before = c["fg"]
-    update_fg(c)
-    if c["fg"] != before:
-        events.append({"event": "FG_CHANGED", "country": c["name"], "from": before, "to": c["fg"]})
+            reevaluate_fg(c, events)
 
 
 def _execute(game, power, effect, source, touched, events):
@@ -113,7 +104,7 @@ def _execute(game, power, effect, source, touched, events):
             name = yield Decision(power, "place_influence", choices=legal, default=default, bot=me["is_bot"],
                                   details={"effect": effect, "source": source, "pool": me["pool"]})
             me["pool"] -= 1
-            add(_by_name(game, name)["influence"], power, 1)
+            add(by_name(game, name)["influence"], power, 1)
             touched.append(name)
             done["country"] = name
     elif effect.startswith("PLACE_DEMO"):
@@ -128,7 +119,7 @@ def _execute(game, power, effect, source, touched, events):
             name = yield Decision(power, "place_demo", choices=legal, default=default, bot=me["is_bot"],
                                   details={"effect": effect, "source": source})
             demo_from_supply(game)
-            add(_by_name(game, name)["influence"], DEMO, 1)
+            add(by_name(game, name)["influence"], DEMO, 1)
             touched.append(name)
             done["country"] = name
     elif effect == "BRIBE":
@@ -147,44 +138,3 @@ def _execute(game, power, effect, source, touched, events):
     else:  # pragma: no cover - the schema admits only the effects above
         raise AssertionError(effect)
     events.append(done)
-
-
-def _by_name(game, name):
-    return next(c for c in game["grid"] if c["name"] == name)
-
-
-def bribe_choices(game: dict, power: str, from_pool: bool = True) -> list[dict]:
-    """Legal bribe actions (§6.5.1) in reading order; an effect's DEMO_TO_OWN needs a pool token (§6.5.6)."""
-    me = game["powers"][power]
-    supply = game["demo_supply"] is None or game["demo_supply"] > 0
-    out = []
-    for c in game["grid"]:
-        if c["conflict"]:
-            continue
-        inf = c["influence"]
-        if inf.get(DEMO, 0) >= 1 and inf.get(power, 0) + 1 <= c["ct"] and (me["pool"] >= 1 or not from_pool):
-            out.append({"kind": "DEMO_TO_OWN", "country": c["name"]})
-        if supply and inf.get(DEMO, 0) + 1 <= c["ct"]:
-            for rival in game["powers"]:
-                if rival != power and inf.get(rival, 0) >= 1:
-                    out.append({"kind": "RIVAL_TO_DEMO", "country": c["name"], "target": rival})
-    return out
-
-
-def bribe(game: dict, power: str, action: dict, events: list, token_from: str = "pool") -> None:
-    """One bribe action; ``token_from`` is where a DEMO_TO_OWN's new influence comes from (A-8)."""
-    c = _by_name(game, action["country"])
-    if action["kind"] == "DEMO_TO_OWN":
-        add(c["influence"], DEMO, -1)
-        demo_to_supply(game)
-        game["powers"][power][token_from] -= 1
-        add(c["influence"], power, 1)
-    else:
-        target = action["target"]
-        add(c["influence"], target, -1)  # the FG token is the holder's last to leave (§3.3.1)
-        game["powers"][target]["pool"] += 1
-        demo_from_supply(game)
-        add(c["influence"], DEMO, 1)
-    if total(c) <= c["ct"]:  # a country this activation pushed over CT keeps its FG frozen (§6.3.3)
-        _fg(c, events)
-
