@@ -4,7 +4,6 @@ from __future__ import annotations
 from flask import Blueprint, current_app, request
 from marshmallow import ValidationError
 
-from workers.tables.absences import Absences
 from workers.tables.games import Games
 
 from . import schemas
@@ -98,8 +97,8 @@ def force(game_id):
 
 
 # ---------------------------------------------------------------- absences
-def absences() -> Absences:
-    return Absences(games())
+def absences():
+    return games().absences
 
 
 @bp.get("/v1/games/<game_id>/absences")

@@ -1,14 +1,11 @@
 """Webhook routes of games and tournaments: register (the secret shown once), list, remove, delivery log."""
 from __future__ import annotations
 
-import json
-import time
-
 from flask import Blueprint, current_app
 from marshmallow import Schema, fields, validate
 
-from workers.core import keys
-from workers.core.store import iso
+from workers.core import audit, keys
+from workers.core.errors import NotFound
 from workers.delivery.webhooks import EVENTS, Webhooks
 
 from .http import load, reply, token
@@ -42,17 +39,15 @@ def _owner(kind: str, oid: str) -> tuple[str, object]:
     """Check the director token of a game or tournament; the owner name and an audit writer."""
     table, record_key = ("game", keys.game(oid)) if kind == "games" else ("tournament", keys.tournament(oid))
     store = current_app.extensions["games"].store
-    record = store.r.hgetall(record_key)
-    if not record:
-        from workers.core.errors import NotFound
+    director = store.r.hget(record_key, "director")
+    if director is None:
         raise NotFound(f"there is no {table} '{oid}'")
-    store.check_director(record, token(), f"{table} '{oid}'")
+    store.check_director(director, token(), f"{table} '{oid}'")
 
-    def audit(pipe, action, detail):
-        pipe.rpush(keys.audit(table, oid), json.dumps(
-            {"at": iso(time.time()), "action": action, "by": "director", "detail": detail}))
+    def record(pipe, action, detail):
+        audit.record(pipe, table, oid, store.now(), action, detail)
 
-    return f"{table}:{oid}", audit
+    return f"{table}:{oid}", record
 
 
 def hooks() -> Webhooks:

@@ -21,7 +21,6 @@ from marshmallow import ValidationError
 
 from workers.core import keys
 from workers.delivery import mail as outbox
-from workers.tables.absences import Absences
 from workers.core.errors import GameError, Invalid
 from workers.core.store import iso
 
@@ -220,8 +219,8 @@ class Inbox:
         gid = self._game(s)
         if len(args) != 1:
             raise GameError("TOKEN takes your token: TOKEN <token>")
-        record = self.r.hgetall(keys.game(gid))
-        if record and self.store.is_director(record, args[0]):
+        director = self.r.hget(keys.game(gid), "director")
+        if director and self.store.is_director(director, args[0]):
             s.token, s.director, s.player = args[0], True, None
             return f"Signed in as the director of game {gid}."
         s.player, s.token, s.director = self.games.player_for(gid, args[0]), args[0], False
@@ -327,7 +326,7 @@ class Inbox:
 
     # absences
     def c_absence(self, s, args):
-        absences = Absences(self.games)
+        absences = self.games.absences
         if args and args[0].upper() == "CANCEL":
             if len(args) != 2:
                 raise GameError("ABSENCE CANCEL takes the absence's id: ABSENCE CANCEL a1")
@@ -341,14 +340,14 @@ class Inbox:
         return f"Absence {done['id']} from {done['start']} to {done['end']}: {done['status']}."
 
     def c_absences(self, s, args):
-        found = Absences(self.games).list(self._game(s))
+        found = self.games.absences.list(self._game(s))
         return "\n".join(f"{a['id']}: {a['player']} ({', '.join(a['powers'])}) {a['start']} to {a['end']}, "
                          f"{a['status']}" for a in found) or "No absences."
 
     def _decide(self, s, args, status):
         if len(args) != 1:
             raise GameError("give the absence's id, e.g. APPROVE a1")
-        done = Absences(self.games).decide(self._game(s), s.token, args[0].lower(), status)
+        done = self.games.absences.decide(self._game(s), s.token, args[0].lower(), status)
         return f"Absence {done['id']} of {done['player']} ({done['start']} to {done['end']}): {done['status']}."
 
     def c_approve(self, s, args):

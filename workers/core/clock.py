@@ -2,15 +2,15 @@
 
 A table owns one :class:`Clock` (composition, not inheritance) and calls it
 inside its own director transaction, after the director token is checked:
-each action reads the record (before MULTI), refuses what the record's state
-does not allow (``Conflict``, ``Invalid``), then calls ``pipe.multi()`` and
-queues its writes.  Nothing is returned; the table answers with its own view.
+each action takes the typed record as read (before MULTI), refuses what its
+state does not allow (``Conflict``, ``Invalid``), then calls ``pipe.multi()``
+and queues its writes.  Nothing is returned; the table answers with its own view.
 
 The clock fields of a record: ``status`` (``open`` while a step waits,
-``paused``), ``seq``, ``deadline`` (whole epoch seconds, empty if none),
+``paused``), ``seq``, ``deadline`` (whole epoch seconds, None if none),
 ``deadline_job`` (its entry in the deadline schedule), ``remaining`` (seconds
-left while paused) and ``waiting`` (a game waiting past its deadline for
-missing orders, which an extension ends).
+left while paused) and, for a game, ``waiting`` (the phase waits past its
+deadline for missing orders, which an extension ends).
 """
 from __future__ import annotations
 
@@ -24,50 +24,46 @@ from .store import Store, iso
 
 class Clock:
     def __init__(self, store: Store, diagram: Diagram, key: Callable[[str], str], what: Callable[[str], str],
-                 status_word: Callable[[dict], str] = lambda rec: rec["status"]):
+                 status_word: Callable = lambda rec: str(rec.status)):
         """``diagram``: the table's state machine; ``key(id)``: the record's key; ``what(id)``: the
         table as messages name it; ``status_word(record)``: its status as messages name it."""
         self.store, self.diagram, self.key, self.what, self.status_word = store, diagram, key, what, status_word
         self.table = diagram.table
 
-    def extend(self, pipe, rec: dict, seconds: int | None = None, until: float | None = None) -> None:
+    def extend(self, pipe, rec, seconds: int | None = None, until: float | None = None) -> None:
         """Move the deadline ``seconds`` later, or to ``until`` (epoch seconds, not earlier than it is)."""
-        tid = rec["id"]
-        if rec["status"] == "paused" and rec.get("remaining"):
+        if rec.status == "paused" and rec.remaining is not None:
             if until is not None:
-                raise Conflict(f"{self.what(tid)} is paused; extend it by 'seconds', or resume it first")
+                raise Conflict(f"{self.what(rec.id)} is paused; extend it by 'seconds', or resume it first")
             pipe.multi()
-            pipe.hset(self.key(tid), "remaining", float(rec["remaining"]) + seconds)
-        elif rec["status"] == "open" and rec.get("deadline"):
+            pipe.hset(self.key(rec.id), mapping=type(rec).encode(remaining=rec.remaining + seconds))
+        elif rec.status == "open" and rec.deadline:
             if until is not None:
                 deadline = math.ceil(until)
-                if deadline < int(rec["deadline"]):
+                if deadline < rec.deadline:
                     raise Invalid(f"body.deadline: {iso(until)} is before the current deadline "
-                                  f"{iso(rec['deadline'])}; a deadline can only be extended")
+                                  f"{iso(rec.deadline)}; a deadline can only be extended")
             else:
-                deadline = max(int(rec["deadline"]), math.ceil(self.store.now())) + seconds
+                deadline = max(rec.deadline, math.ceil(self.store.now())) + seconds
             pipe.multi()
-            self.store.cancel_deadline(pipe, rec)
-            pipe.hset(self.key(tid), mapping={
-                "deadline": deadline, "waiting": "",
-                "deadline_job": self.store.schedule_deadline(pipe, self.table, tid, int(rec["seq"]), deadline)})
+            extra = {"waiting": False} if hasattr(rec, "waiting") else {}
+            self.diagram.set_clock(self.store, pipe, self.key(rec.id), rec, deadline=deadline, **extra,
+                                   deadline_job=self.store.schedule_deadline(pipe, self.table, rec.id, rec.seq,
+                                                                             deadline))
         else:
-            raise Conflict(f"{self.what(tid)} is {self.status_word(rec)}; only a step waiting for a deadline "
+            raise Conflict(f"{self.what(rec.id)} is {self.status_word(rec)}; only a step waiting for a deadline "
                            "can be extended")
 
-    def pause(self, pipe, rec: dict) -> None:
-        tid = rec["id"]
-        if rec["status"] != "open":
-            raise Conflict(f"{self.what(tid)} is {self.status_word(rec)}; only an open step can be paused")
-        remaining = max(0.0, float(rec["deadline"]) - self.store.now()) if rec.get("deadline") else ""
+    def pause(self, pipe, rec) -> None:
+        if rec.status != "open":
+            raise Conflict(f"{self.what(rec.id)} is {self.status_word(rec)}; only an open step can be paused")
+        remaining = max(0.0, rec.deadline - self.store.now()) if rec.deadline else None
         pipe.multi()
-        self.diagram.transition(self.store, pipe, self.key(tid), rec, "paused", remaining=remaining)
+        self.diagram.transition(self.store, pipe, self.key(rec.id), rec, "paused", remaining=remaining)
 
-    def resume(self, pipe, rec: dict) -> None:
-        tid = rec["id"]
-        if rec["status"] != "paused":
-            raise Conflict(f"{self.what(tid)} is {self.status_word(rec)}, not paused")
+    def resume(self, pipe, rec) -> None:
+        if rec.status != "paused":
+            raise Conflict(f"{self.what(rec.id)} is {self.status_word(rec)}, not paused")
         pipe.multi()
-        seconds = float(rec["remaining"]) if rec.get("remaining") not in (None, "") else None
-        self.diagram.transition(self.store, pipe, self.key(tid), rec, "open",
-                                **self.store.deadline_fields(pipe, self.table, tid, int(rec["seq"]), seconds))
+        self.diagram.transition(self.store, pipe, self.key(rec.id), rec, "open",
+                                **self.store.deadline_fields(pipe, self.table, rec.id, rec.seq, rec.remaining))

@@ -27,7 +27,8 @@ A resolution (``workers.tables.resolutions``)::
 A move names its target status; :meth:`Diagram.transition` refuses a move the diagram
 lacks (a bug, never a user's error) and clears the clock fields (``deadline``,
 ``deadline_job``, ``remaining``: the caller passes new ones to keep a clock running),
-taking the old deadline off the schedule.
+taking the old deadline off the schedule.  It works on the typed records of
+``workers.core.records`` and returns the record as it is once written.
 """
 from __future__ import annotations
 
@@ -51,7 +52,6 @@ class ResolutionStatus(StrEnum):
     HALTED = "halted"
 
 
-CLOCK_FIELDS = ("deadline", "deadline_job", "remaining")
 
 
 class IllegalMove(RuntimeError):
@@ -66,22 +66,21 @@ class Diagram:
     def allows(self, here: str, to: str) -> bool:
         return to in self.moves.get(here, ())
 
-    def transition(self, store, pipe, key: str, record: dict, to: str, **fields) -> dict:
-        """Queue (after MULTI) the move of ``record`` (at ``key``) to status ``to`` with ``fields``;
-        the clock fields not in ``fields`` are cleared.  Returns what was written."""
-        here = record["status"]
-        if not self.allows(here, to):
-            raise IllegalMove(f"{self.table} {record.get('id')}: no move from {here} to {to}")
-        return self.set_clock(store, pipe, key, record, **fields, status=str(to))
+    def transition(self, store, pipe, key: str, record, to: str, **changes):
+        """Queue (after MULTI) the move of ``record`` (at ``key``) to status ``to`` with ``changes``;
+        the clock fields not in ``changes`` are cleared.  Returns the record as written."""
+        if not self.allows(record.status, to):
+            raise IllegalMove(f"{self.table} {record.id}: no move from {record.status} to {to}")
+        return self.set_clock(store, pipe, key, record, **changes, status=type(record.status)(to))
 
     @staticmethod
-    def set_clock(store, pipe, key: str, record: dict, **fields) -> dict:
-        """Queue (after MULTI) new clock fields (those not in ``fields`` cleared) and other ``fields``,
-        the status unchanged, taking the old deadline off the schedule.  Returns what was written."""
-        store.cancel_deadline(pipe, record)
-        written = {**dict.fromkeys(CLOCK_FIELDS, ""), **fields}
-        pipe.hset(key, mapping=written)
-        return written
+    def set_clock(store, pipe, key: str, record, **changes):
+        """Queue (after MULTI) new clock fields (those not in ``changes`` cleared) and other ``changes``,
+        the status unchanged, taking the old deadline off the schedule.  Returns the record as written."""
+        store.cancel_deadline(pipe, record.deadline_job)
+        changes = {"deadline": None, "deadline_job": "", "remaining": None, **changes}
+        pipe.hset(key, mapping=type(record).encode(**changes))
+        return record.changed(**changes)
 
 
 def _moves(pairs: dict) -> dict[str, frozenset[str]]:

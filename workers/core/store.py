@@ -119,19 +119,21 @@ class Store:
                     continue
         raise Conflict("this is changing too fast; try again")
 
-    def claim(self, key: str, seq: int, status: str) -> dict | None:
+    def claim(self, kind, key: str, seq: int, status: str):
         """Where a job's work on step ``seq`` starts: if the record at ``key`` is at that step
         in ``status``, count the attempt (``attempts``, durably, before any work) and return
-        the record; else None.  One atomic script, so a racing job that loses counts nothing."""
-        found = self._claim(keys=[key], args=[seq, status])
-        return dict(zip(found[::2], found[1::2])) if found else None
+        the record (of class ``kind``); else None.  One atomic script, so a racing job that
+        loses counts nothing."""
+        found = self._claim(keys=[key], args=[seq, str(status)])
+        return kind.restore(dict(zip(found[::2], found[1::2]))) if found else None
 
     @staticmethod
-    def record(pipe, key: str, what: str) -> dict:
-        found = pipe.hgetall(key)
+    def record(reader, kind, key: str, what: str):
+        """The record (of class ``kind``) at ``key``, read with ``reader`` (a pipe, or the client)."""
+        found = reader.hgetall(key)
         if not found:
             raise NotFound(f"there is no {what}")
-        return found
+        return kind.restore(found)
 
     # ------------------------------------------------------------ tokens
     def holder(self, tokens_key: str, token: str | None, what: str) -> str | None:
@@ -144,13 +146,14 @@ class Store:
         return holder
 
     @staticmethod
-    def is_director(record: dict, token: str | None) -> bool:
-        return bool(token) and hmac.compare_digest(record["director"], hash_token(token))
+    def is_director(director: str, token: str | None) -> bool:
+        """Whether ``token`` is the director's, whose hash is ``director``."""
+        return bool(token) and hmac.compare_digest(director, hash_token(token))
 
-    def check_director(self, record: dict, token: str | None, what: str) -> None:
+    def check_director(self, director: str, token: str | None, what: str) -> None:
         if not token:
             raise Unauthorized("this needs the director token: send 'Authorization: Bearer <token>'")
-        if not self.is_director(record, token):
+        if not self.is_director(director, token):
             raise Forbidden(f"only the director of {what} may do this")
 
     # ------------------------------------------------------------ jobs
@@ -168,10 +171,10 @@ class Store:
         pipe.zadd(DEADLINES, {entry: deadline})
         return entry
 
-    def cancel_deadline(self, pipe, record: dict) -> None:
-        """Take the step's deadline off the schedule.  If it was already dispatched, its job
-        finds the deadline superseded and does nothing."""
-        entry = record.get("deadline_job")
+    @staticmethod
+    def cancel_deadline(pipe, entry: str) -> None:
+        """Take a step's deadline (its ``deadline_job`` entry) off the schedule.  If it was already
+        dispatched, its job finds the deadline superseded and does nothing."""
         if entry:
             pipe.zrem(DEADLINES, entry)
 
@@ -201,9 +204,9 @@ class Store:
     def deadline_fields(self, pipe, table: str, tid: str, seq: int, seconds: float | None) -> dict:
         """The record fields of a step opening now with ``seconds`` to run (None: no deadline)."""
         if seconds is None:
-            return {"deadline": "", "deadline_job": "", "remaining": ""}
+            return {"deadline": None, "deadline_job": "", "remaining": None}
         deadline = math.ceil(self.now() + seconds)
         return {"deadline": deadline, "deadline_job": self.schedule_deadline(pipe, table, tid, seq, deadline),
-                "remaining": ""}
+                "remaining": None}
 
 

@@ -42,6 +42,7 @@ from rq import Retry
 
 from ..core import keys
 from ..core.outcome import JobOutcome
+from ..core.records import GameRecord
 from ..core.settings import current as settings
 from ..core.store import iso
 
@@ -244,44 +245,43 @@ FOOTER = ("\n\n--\nReply to this message to send commands or orders; the reply a
 
 
 def subject(g: dict, text: str) -> str:
-    return f"[dip {g['id']}{' ' + g['name'] if g.get('name') else ''}] {text}"
+    return f"[dip {g.id}{' ' + g.name if g.name else ''}] {text}"
 
 
-def welcome(store, pipe, g: dict, player: dict, token: str) -> None:
+def welcome(store, pipe, g: GameRecord, player: dict, token: str) -> None:
     """Queue (after MULTI) the welcome of a player who joined with an address."""
     powers = ", ".join(player["powers"]) or "a power drawn when the game starts"
-    body = (f"Welcome to game {g['id']} {g.get('name') or ''} ({g['variant']}), {player['name']}.\n\n"
+    body = (f"Welcome to game {g.id} {g.name} ({g.variant}), {player['name']}.\n\n"
             f"You are player {player['id']} and play {powers}.\n"
             f"Your player token (keep it secret; the API needs it, and mail can carry it):\n\n"
             f"    {token}\n\n"
             f"To send orders by mail, reply to this message with one order per line, e.g.\n\n"
             f"    A PAR - BUR\n    F BRE - MAO\n\nor write to {service_address()} with\n\n"
-            f"    GAME {g['id']}\n    TOKEN {token}\n    ORDERS\n    A PAR - BUR\n    END\n\n"
+            f"    GAME {g.id}\n    TOKEN {token}\n    ORDERS\n    A PAR - BUR\n    END\n\n"
             f"The game starts when every seat is taken; you will be told then.")
     queue(store, pipe, compose(player["email"], subject(g, "Welcome"), body + FOOTER,
-                               reply_address(store.r, g["id"], player["id"])), f"welcome-{g['id']}-{player['id']}")
+                               reply_address(store.r, g.id, player["id"])), f"welcome-{g.id}-{player['id']}")
 
 
-def game_started(store, pipe, g: dict, players: list[dict], fields: dict) -> None:
-    """Queue (after MULTI) the start notice to every player with an address."""
-    position = json.loads(fields["position"])
+def game_started(store, pipe, g: GameRecord, players: list[dict]) -> None:
+    """Queue (after MULTI) the start notice to every player with an address (``g``: the game as its first phase opens)."""
     for player in players:
         if not player.get("email"):
             continue
-        body = (f"Game {g['id']} has started. You play {', '.join(player['powers']) or 'no power'}.\n\n"
-                f"Phase {fields['phase']}: orders due {when(fields.get('deadline'))}.\n\n"
-                f"{position_text(position)}")
-        queue(store, pipe, compose(player["email"], subject(g, f"Started: {fields['phase']}"), body + FOOTER,
-                                   reply_address(store.r, g["id"], player["id"])),
-              f"start-{g['id']}-{player['id']}")
+        body = (f"Game {g.id} has started. You play {', '.join(player['powers']) or 'no power'}.\n\n"
+                f"Phase {g.phase}: orders due {when(g.deadline)}.\n\n"
+                f"{position_text(g.position)}")
+        queue(store, pipe, compose(player["email"], subject(g, f"Started: {g.phase}"), body + FOOTER,
+                                   reply_address(store.r, g.id, player["id"])),
+              f"start-{g.id}-{player['id']}")
 
 
-def _phase_adjudicated(r, g: dict, data: dict) -> tuple[str, str, set | None]:
-    seq, gid = data["seq"], g["id"]
+def _phase_adjudicated(r, g: GameRecord, data: dict) -> tuple[str, str, set | None]:
+    seq, gid = data["seq"], g.id
     after, deadline = None, None
-    if int(g["seq"]) == seq + 1 and g.get("position"):
-        after = json.loads(g["position"])
-        deadline = g.get("deadline") if g["status"] in ("open", "paused") else None
+    if g.seq == seq + 1 and g.position:
+        after = g.position
+        deadline = g.deadline if g.status in ("open", "paused") else None
     else:
         for record in r.lrange(keys.history(gid), 0, -1):
             record = json.loads(record)
@@ -290,9 +290,9 @@ def _phase_adjudicated(r, g: dict, data: dict) -> tuple[str, str, set | None]:
     body = f"Results of {data['phase']} in game {gid}:\n\n{results_text(data['results'])}\n"
     if after:
         body += f"\nPosition for {after['phase']}:\n\n{position_text(after)}\n"
-    if g["status"] == "finished" and int(g["seq"]) == seq + 1:
-        body += f"\nThe game is over{': ' + g['winner'] + ' wins' if g.get('winner') else ''}.\n"
-    elif data.get("next_phase") and int(g["seq"]) == seq + 1:
+    if g.status == "finished" and g.seq == seq + 1:
+        body += f"\nThe game is over{': ' + g.winner + ' wins' if g.winner else ''}.\n"
+    elif data.get("next_phase") and g.seq == seq + 1:
         body += f"\nNext phase: {data['next_phase']}, orders due {when(deadline) if deadline else '(paused)'}.\n"
     return f"Results of {data['phase']}", body, None
 
@@ -302,13 +302,13 @@ def _ts(text: str) -> float:
 
 
 def _deadline_approaching(r, g, data):
-    body = (f"Reminder: the orders of {', '.join(data['missing'])} for {data['phase']} in game {g['id']} "
+    body = (f"Reminder: the orders of {', '.join(data['missing'])} for {data['phase']} in game {g.id} "
             f"are due {when(_ts(data['deadline']))}, and none have been received.\n")
     return f"Reminder: {data['phase']} orders due", body, set(data["missing"])
 
 
 def _deadline_passed(r, g, data):
-    body = (f"The deadline of {data['phase']} in game {g['id']} passed at {data['deadline']} "
+    body = (f"The deadline of {data['phase']} in game {g.id} passed at {data['deadline']} "
             f"without orders for {', '.join(data['missing'])}.\n\n")
     if data.get("grace_until"):
         body += (f"There is a grace period: orders are still taken until {data['grace_until']}.\n"
@@ -322,7 +322,7 @@ def _deadline_passed(r, g, data):
 
 def _game_ended(r, g, data):
     winner = data.get("winner")
-    return "Game over", (f"Game {g['id']} ended in {data.get('phase')}"
+    return "Game over", (f"Game {g.id} ended in {data.get('phase')}"
                          f"{': ' + winner + ' wins' if winner else ''}.\n"), None
 
 
@@ -336,9 +336,10 @@ def on_event(store, event: dict) -> JobOutcome:
     if event["table"] != "game" or make is None:
         return JobOutcome.noop("nothing to mail")
     gid = event["table_id"]
-    g = store.r.hgetall(keys.game(gid))
-    if not g:
+    found = store.r.hgetall(keys.game(gid))
+    if not found:
         return JobOutcome.noop("no such game")
+    g = GameRecord.restore(found)
     title, body, powers = make(store.r, g, event["data"])
     recipients = [p for p in (json.loads(v) for v in store.r.hvals(keys.players(gid)))
                   if p.get("email") and (powers is None or powers & set(p["powers"]))]

@@ -13,13 +13,13 @@ listener sends the reminders from that event, and webhooks deliver it too.
 """
 from __future__ import annotations
 
-import json
 from datetime import datetime, timezone
 
 from rq import Retry
 
 from ..core import keys
 from ..core.outcome import JobOutcome
+from ..core.records import GameRecord
 from . import events
 from ..core.store import JOB_RETRIES, iso
 
@@ -46,15 +46,16 @@ def remind(store, gid: str, seq: int, offset: int) -> JobOutcome:
     """The reminder job of phase ``seq``, ``offset`` seconds before its deadline."""
 
     def body(pipe):
-        g = pipe.hgetall(keys.game(gid))
-        if not g or int(g["seq"]) != seq or g["status"] not in ("open", "paused") or g.get("late"):
+        found = pipe.hgetall(keys.game(gid))
+        g = GameRecord.restore(found) if found else None
+        if not g or g.seq != seq or g.status not in ("open", "paused") or g.late:
             return JobOutcome.noop("the phase is over or its deadline has passed")
         now = store.now()
-        if not g.get("deadline"):  # paused: the reminder is due no sooner than this
+        if not g.deadline:  # paused: the reminder is due no sooner than this
             pipe.multi()
-            _at(store, pipe, gid, seq, offset, now + max(float(g.get("remaining") or 0) - offset, POLL))
+            _at(store, pipe, gid, seq, offset, now + max((g.remaining or 0) - offset, POLL))
             return JobOutcome.did("paused: checking back later")
-        deadline = int(g["deadline"])
+        deadline = g.deadline
         if now >= deadline:
             return JobOutcome.noop("the deadline has passed")
         if now < deadline - offset - 1:
@@ -62,12 +63,12 @@ def remind(store, gid: str, seq: int, offset: int) -> JobOutcome:
             _at(store, pipe, gid, seq, offset, deadline - offset)
             return JobOutcome.did("the deadline moved: rescheduled")
         submitted = set(pipe.hkeys(keys.orders(gid, seq)))
-        missing = [p for p in json.loads(g["to_order"]) if p not in submitted]
+        missing = [p for p in g.to_order if p not in submitted]
         if not missing:
             return JobOutcome.noop("every power has orders")
         pipe.multi()
         events.emit(store, pipe, "game", gid, "deadline_approaching", f"{seq}-{offset}",
-                    {"seq": seq, "phase": g["phase"], "deadline": iso(deadline), "seconds_before": offset,
+                    {"seq": seq, "phase": g.phase, "deadline": iso(deadline), "seconds_before": offset,
                      "missing": missing})
         return JobOutcome.did(f"reminded {', '.join(missing)}")
 

@@ -47,6 +47,7 @@ class Absences:
     """Declaring, deciding and cancelling absences, with the game's tokens."""
 
     def __init__(self, games):
+        """``games``: the games' ``GameTable`` (or anything with its ``load``, ``player_for``, ``check_director``)."""
         self.games, self.store, self.r = games, games.store, games.r
 
     def list(self, gid: str) -> list[dict]:
@@ -65,10 +66,10 @@ class Absences:
             raise Invalid(f"body.end: an absence lasts at most {MAX_DAYS} days")
 
         def body(pipe):
-            g = self.store.record(pipe, keys.game(gid), f"game '{gid}'")
-            if g["status"] == "finished":
+            g = self.games.load(pipe, gid)
+            if g.status == "finished":
                 raise Conflict(f"game '{gid}' is over")
-            auto = policy(json.loads(g["settings"]))["approval"] == "auto"
+            auto = policy(g.settings)["approval"] == "auto"
             aid = f"a{pipe.hlen(keys.absences(gid)) + 1}"
             absence = {"id": aid, "player": player["id"], "powers": player["powers"], "start": start, "end": end,
                        "status": "approved" if auto else "pending", "declared_at": self.games.store.now()}
@@ -80,7 +81,7 @@ class Absences:
 
     def _change(self, gid: str, aid: str, check, status: str) -> dict:
         def body(pipe):
-            g = self.store.record(pipe, keys.game(gid), f"game '{gid}'")
+            g = self.games.load(pipe, gid)
             raw = pipe.hget(keys.absences(gid), aid)
             if raw is None:
                 raise NotFound(f"game '{gid}' has no absence '{aid}'")
@@ -102,7 +103,7 @@ class Absences:
     def cancel(self, gid: str, token: str | None, aid: str) -> dict:
         """The player who declared an absence, or the director, cancels it."""
         def check(g, absence):
-            if self.store.is_director(g, token):
+            if self.store.is_director(g.director, token):
                 return
             player = self.games.player_for(gid, token)
             if player["id"] != absence["player"]:

@@ -29,8 +29,9 @@ from ..core import keys
 from ..core.outcome import JobOutcome
 from ..core.clock import Clock
 from ..core.machine import RESOLUTION, ResolutionStatus
-from ..core.errors import Conflict, Forbidden, GameError, Invalid, NotFound, Unauthorized
-from ..core.store import hash_token, iso, loads, new_id, new_token
+from ..core.records import ResolutionRecord
+from ..core.errors import Conflict, Forbidden, GameError, Invalid, Unauthorized
+from ..core.store import hash_token, iso, new_id, new_token
 
 log = logging.getLogger(__name__)
 DIRECTOR = "director"
@@ -80,16 +81,14 @@ class Resolutions:
         director_token = new_token()
         tokens = {pid: new_token() for pid in spec.get("participants", {})}
         seed = secrets.token_bytes(32)
-        record = {
-            "id": rid, "kind": spec["kind"], "version": procedure.version, "created_at": self.store.now(),
-            "state": json.dumps(spec["state"]), "participants": json.dumps(spec.get("participants", {})),
-            "deadlines": json.dumps(spec.get("deadlines", {})), "dice": spec.get("dice", "server"),
-            "seed": seed.hex(), "commitment": serverdice.commitment(seed), "director": hash_token(director_token),
-            "status": ResolutionStatus.OPEN.value, "seq": 0, "log": "[]", "sealed": "{}", "outcome": "", "message": "",
-            "deadline": "", "deadline_job": "", "remaining": "", "overdue": "", "opened_at": self.store.now()}
+        record = ResolutionRecord(
+            id=rid, kind=spec["kind"], version=procedure.version, created_at=self.store.now(),
+            state=spec["state"], participants=spec.get("participants", {}), deadlines=spec.get("deadlines", {}),
+            dice=spec.get("dice", "server"), seed=seed.hex(), commitment=serverdice.commitment(seed),
+            director=hash_token(director_token), status=ResolutionStatus.OPEN, opened_at=self.store.now())
         with self.store.r.pipeline() as pipe:
             pipe.multi()
-            pipe.hset(self.key(rid), mapping=record)
+            pipe.hset(self.key(rid), mapping=record.save())
             if tokens:
                 pipe.hset(keys.resolution_tokens(rid), mapping={hash_token(t): p for p, t in tokens.items()})
             self._settle(pipe, record, first)
@@ -99,47 +98,43 @@ class Resolutions:
     # ------------------------------------------------------------ reading
     def viewer(self, rid: str, token: str | None) -> str | None:
         """Who ``token`` is in resolution ``rid``: a participant id, the director, or None (anyone)."""
-        rec = self.store.r.hgetall(self.key(rid))
-        if not rec:
-            raise NotFound(f"there is no {self.what(rid)}")
-        if token and self.store.is_director(rec, token):
+        rec = self.store.record(self.store.r, ResolutionRecord, self.key(rid), self.what(rid))
+        if token and self.store.is_director(rec.director, token):
             return DIRECTOR
         return self.store.holder(keys.resolution_tokens(rid), token, self.what(rid))
 
     def view(self, rid: str, viewer: str | None) -> dict:
-        rec = self.store.r.hgetall(self.key(rid))
-        if not rec:
-            raise NotFound(f"there is no {self.what(rid)}")
-        procedure = KINDS[rec["kind"]]
-        log = json.loads(rec["log"])
+        rec = self.store.record(self.store.r, ResolutionRecord, self.key(rid), self.what(rid))
+        procedure = KINDS[rec.kind]
+        log = rec.log
         sees = (lambda state: state) if viewer == DIRECTOR else (lambda state: procedure.redact(state, viewer))
-        outcome = loads(rec["outcome"])
+        outcome = rec.outcome
         if outcome is not None:
             outcome = {"result": outcome["result"], "state": sees(outcome["state"])}
-        ended = rec["status"] in ENDED
-        status = {"open": "waiting", "paused": "waiting"}.get(rec["status"], rec["status"])
-        participants = json.loads(rec["participants"])
+        ended = rec.status in ENDED
+        status = {"open": "waiting", "paused": "waiting"}.get(rec.status, str(rec.status))
+        participants = rec.participants
         return {
-            "id": rec["id"], "kind": rec["kind"], "game": game_of(rec["kind"]), "status": status,
-            "paused": rec["status"] == "paused", "message": rec.get("message") or None,
-            "step": None if ended or rec["status"] == "halted" else self._step_view(rec, log, viewer),
+            "id": rec.id, "kind": rec.kind, "game": game_of(rec.kind), "status": status,
+            "paused": rec.status == "paused", "message": rec.message or None,
+            "step": None if ended or rec.status == "halted" else self._step_view(rec, log, viewer),
             "log": [{k: v for k, v in entry.items() if k != "shown"} for entry in log],
-            "dice": {"source": rec["dice"], "commitment": rec["commitment"], "seed": rec["seed"] if ended else None},
+            "dice": {"source": rec.dice, "commitment": rec.commitment, "seed": rec.seed if ended else None},
             "outcome": outcome, "you": viewer,
             "participants": [{"id": p, "name": info.get("name"), "bot": bool(info.get("bot"))}
                              for p, info in participants.items()],
-            "deadlines": json.loads(rec["deadlines"]), "engine_version": rec["version"],
-            "created_at": iso(rec["created_at"]), "state": sees(json.loads(rec["state"])),
+            "deadlines": rec.deadlines, "engine_version": rec.version,
+            "created_at": iso(rec.created_at), "state": sees(rec.state),
         }
 
-    def _step_view(self, rec: dict, log: list, viewer: str | None) -> dict | None:
+    def _step_view(self, rec: ResolutionRecord, log: list, viewer: str | None) -> dict | None:
         step = self._current(rec, log)
         if isinstance(step, Outcome):
             return None
-        sealed = json.loads(rec["sealed"])
-        shown = {"index": int(rec["seq"]), "participants": list(step.participants), "answered": sorted(sealed),
-                 "deadline": iso(rec["deadline"]) if rec.get("deadline") else None,
-                 "remaining_seconds": float(rec["remaining"]) if rec.get("remaining") else None,
+        sealed = rec.sealed
+        shown = {"index": rec.seq, "participants": list(step.participants), "answered": sorted(sealed),
+                 "deadline": iso(rec.deadline),
+                 "remaining_seconds": rec.remaining,
                  "waiting_for": self._waiting_for(rec, step)}
         if isinstance(step, Dice):
             return {**shown, "type": "dice", "question": None, "purpose": step.purpose, "count": step.count,
@@ -168,8 +163,8 @@ class Resolutions:
                 "default": None if hidden or not decision.has_default else _normal(decision.default),
                 "has_default": decision.has_default, "bot": decision.bot}
 
-    def _waiting_for(self, rec: dict, step) -> str:
-        if rec.get("overdue"):
+    def _waiting_for(self, rec: ResolutionRecord, step) -> str:
+        if rec.overdue:
             return "the deadline passed and this step has no default: its participant or the director must answer"
         if self._needs_nobody(rec, step):
             return "the service (server dice or a bot), at once"
@@ -178,41 +173,41 @@ class Resolutions:
         return "the participants" if isinstance(step, Sealed) else "the participant"
 
     # ------------------------------------------------------------ the engine, checked
-    def _replayed(self, rec: dict, log: list) -> list:
+    def _replayed(self, rec: ResolutionRecord, log: list) -> list:
         """Every step of the log and the current one, after checking the past is unchanged."""
-        procedure = KINDS[rec["kind"]]
+        procedure = KINDS[rec.kind]
         try:
-            steps = replay(procedure, json.loads(rec["state"]), [entry["value"] for entry in log])
+            steps = replay(procedure, rec.state, [entry["value"] for entry in log])
         except IllegalDecision as e:
             raise Halted(f"the engine (version {procedure.version}) no longer accepts the stored log: {e}") from None
         for entry, step in zip(log, steps):
             if not _same_step(entry["shown"], _normal(step.to_dict())):
                 raise Halted(f"replaying the log with engine version {procedure.version} (the resolution began "
-                             f"with version {rec['version']}) would change step {entry['index']}; the resolution "
+                             f"with version {rec.version}) would change step {entry['index']}; the resolution "
                              "is stopped rather than rewriting its history")
         return steps
 
-    def _current(self, rec: dict, log: list):
+    def _current(self, rec: ResolutionRecord, log: list):
         try:
             return self._replayed(rec, log)[-1]
         except Halted:
             return None
 
-    def _needs_nobody(self, rec: dict, step) -> bool:
+    def _needs_nobody(self, rec: ResolutionRecord, step) -> bool:
         """Whether the service takes ``step`` itself: server dice, or bots' decisions with a default."""
         if isinstance(step, Dice):
-            return rec["dice"] == "server"
+            return rec.dice == "server"
         if isinstance(step, Sealed):
             return all(self._is_bot(rec, d) for d in step.decisions)
         return isinstance(step, Decision) and self._is_bot(rec, step)
 
     @staticmethod
-    def _is_bot(rec: dict, decision: Decision) -> bool:
+    def _is_bot(rec: ResolutionRecord, decision: Decision) -> bool:
         """A decision the rules' bot takes: marked by the engine or by the participant's listing."""
-        listed = json.loads(rec["participants"]).get(decision.participant, {}).get("bot")
+        listed = rec.participants.get(decision.participant, {}).get("bot")
         return decision.has_default and (decision.bot or bool(listed))
 
-    def _bot_parts(self, rec: dict, step: Sealed) -> dict:
+    def _bot_parts(self, rec: ResolutionRecord, step: Sealed) -> dict:
         """The parts of a sealed step its bots give (their defaults), as they are stored."""
         return {d.participant: {"value": _normal(d.default), "by": "bot"} for d in step.decisions
                 if self._is_bot(rec, d)}
@@ -222,10 +217,10 @@ class Resolutions:
         """Run ``body(pipe, rec, log, steps)`` in a transaction on the record; a resolution whose
         log no longer replays is halted instead."""
         def run(pipe):
-            rec = self.store.record(pipe, self.key(rid), self.what(rid))
-            log = json.loads(rec["log"])
+            rec = self.store.record(pipe, ResolutionRecord, self.key(rid), self.what(rid))
+            log = rec.log
             try:
-                steps = self._replayed(rec, log) if rec["status"] not in ENDED + ("halted",) else None
+                steps = self._replayed(rec, log) if rec.status not in ENDED + ("halted",) else None
             except Halted as e:
                 pipe.multi()
                 RESOLUTION.transition(self.store, pipe, self.key(rid), rec, ResolutionStatus.HALTED, message=str(e))
@@ -237,7 +232,7 @@ class Resolutions:
             raise result
         return result
 
-    def _record_entry(self, pipe, rec: dict, log: list, step, value, by) -> None:
+    def _record_entry(self, pipe, rec: ResolutionRecord, log: list, step, value, by) -> None:
         """Queue (after MULTI) the writes that add ``value`` as the answer to ``step``, then settle what comes next."""
         index = len(log)
         entry = {"index": index, "type": step.to_dict()["type"], "value": _normal(value), "at": iso(self.store.now()),
@@ -250,28 +245,28 @@ class Resolutions:
         else:
             entry |= {"participant": step.participant, "question": step.question, "by": by}
         log = [*log, entry]
-        procedure = KINDS[rec["kind"]]
-        nxt = replay(procedure, json.loads(rec["state"]), [e["value"] for e in log])[-1]
-        pipe.hset(self.key(rec["id"]), mapping={"log": json.dumps(log), "seq": index + 1, "sealed": "{}",
-                                                "overdue": "", "opened_at": self.store.now()})
-        self._settle(pipe, {**rec, "seq": index + 1}, nxt)
+        procedure = KINDS[rec.kind]
+        nxt = replay(procedure, rec.state, [e["value"] for e in log])[-1]
+        changes = {"log": log, "seq": index + 1, "sealed": {}, "overdue": False, "opened_at": self.store.now()}
+        pipe.hset(self.key(rec.id), mapping=ResolutionRecord.encode(**changes))
+        self._settle(pipe, rec.changed(**changes), nxt)
 
-    def _settle(self, pipe, rec: dict, step) -> None:
+    def _settle(self, pipe, rec: ResolutionRecord, step) -> None:
         """Queue (after MULTI) the writes that open ``step``: the outcome, a job for a step that
         needs nobody, or a wait for its participants with the step's deadline."""
-        rid, seq = rec["id"], int(rec["seq"])
+        rid, seq = rec.id, rec.seq
         if isinstance(step, Outcome):
             RESOLUTION.transition(self.store, pipe, self.key(rid), rec, ResolutionStatus.RESOLVED,
-                                  outcome=json.dumps(_normal(step.to_dict())))
+                                  outcome=_normal(step.to_dict()))
             return
         if self._needs_nobody(rec, step):
             RESOLUTION.set_clock(self.store, pipe, self.key(rid), rec)
             self.store.enqueue_advance(pipe, self.table, rid, seq)
             return
         if isinstance(step, Sealed):  # the bots' parts are in from the start; the others wait
-            pipe.hset(self.key(rid), "sealed", json.dumps(self._bot_parts(rec, step)))
-        seconds = None if isinstance(step, Dice) else _seconds(json.loads(rec["deadlines"]), step.question)
-        if rec["status"] == "paused":
+            pipe.hset(self.key(rid), mapping=ResolutionRecord.encode(sealed=self._bot_parts(rec, step)))
+        seconds = None if isinstance(step, Dice) else _seconds(rec.deadlines, step.question)
+        if rec.status == "paused":
             RESOLUTION.set_clock(self.store, pipe, self.key(rid), rec, remaining="" if seconds is None else seconds)
         else:
             RESOLUTION.transition(self.store, pipe, self.key(rid), rec, ResolutionStatus.OPEN,
@@ -293,8 +288,8 @@ class Resolutions:
         def body(pipe, rec, log, steps):
             if index < len(log) and self._same_answer(log[index], as_whom, value):
                 return "retry"
-            if rec["status"] in ENDED + ("halted",):
-                raise Conflict(f"{self.what(rid)} is {rec['status']}; it takes no more answers")
+            if rec.status in ENDED + ("halted",):
+                raise Conflict(f"{self.what(rid)} is {rec.status}; it takes no more answers")
             if index != len(log):
                 raise Conflict(f"step {index} is not the open step; the open step is {len(log)}",
                                open_step=len(log))
@@ -302,8 +297,8 @@ class Resolutions:
             by = "participant" if who != DIRECTOR else DIRECTOR
             try:
                 if isinstance(step, Dice):
-                    if who != DIRECTOR or rec["dice"] != "director":
-                        raise NotYourStep("the server rolls these dice" if rec["dice"] == "server"
+                    if who != DIRECTOR or rec.dice != "director":
+                        raise NotYourStep("the server rolls these dice" if rec.dice == "server"
                                           else "the director enters the dice")
                     check_answer(step, value)
                 elif isinstance(step, Sealed):
@@ -320,12 +315,12 @@ class Resolutions:
             if isinstance(step, Sealed) and as_whom is None:
                 self._record_entry(pipe, rec, log, step, value, {p: by for p in step.participants})
             elif isinstance(step, Sealed):
-                parts = json.loads(rec["sealed"]) | {as_whom: {"value": _normal(value), "by": by}}
+                parts = rec.sealed | {as_whom: {"value": _normal(value), "by": by}}
                 if set(parts) == set(step.participants):
                     self._record_entry(pipe, rec, log, step, {p: parts[p]["value"] for p in step.participants},
                                        {p: parts[p]["by"] for p in step.participants})
                 else:
-                    pipe.hset(self.key(rid), "sealed", json.dumps(parts))
+                    pipe.hset(self.key(rid), mapping=ResolutionRecord.encode(sealed=parts))
             else:
                 self._record_entry(pipe, rec, log, step, value, by)
             return "recorded"
@@ -347,14 +342,14 @@ class Resolutions:
             time.sleep(stall)
 
         def body(pipe, rec, log, steps):
-            if rec["status"] in ENDED + ("halted",) or int(rec["seq"]) != seq:
+            if rec.status in ENDED + ("halted",) or rec.seq != seq:
                 return JobOutcome.noop("step already taken")
             step = steps[-1]
             if not self._needs_nobody(rec, step):
                 return JobOutcome.noop("the step waits for someone")
             pipe.multi()
             if isinstance(step, Dice):
-                value = serverdice.roll(bytes.fromhex(rec["seed"]), seq, step.count, step.sides)
+                value = serverdice.roll(bytes.fromhex(rec.seed), seq, step.count, step.sides)
                 self._record_entry(pipe, rec, log, step, value, "server")
             elif isinstance(step, Sealed):
                 self._record_entry(pipe, rec, log, step, step.default, {p: "bot" for p in step.participants})
@@ -367,14 +362,14 @@ class Resolutions:
     def on_deadline(self, rid: str, seq: int, deadline: int, stall: float = 0.0) -> str:
         """The step's deadline: its default (a sealed step's missing parts) is the answer, if it has one."""
         def body(pipe, rec, log, steps):
-            if rec["status"] != "open" or int(rec["seq"]) != seq or rec.get("deadline") != str(deadline):
+            if rec.status != "open" or rec.seq != seq or rec.deadline != deadline:
                 return JobOutcome.noop("deadline superseded")
             if self.store.now() < deadline:
                 return JobOutcome.noop("too early")
             step = steps[-1]
             pipe.multi()
             if isinstance(step, Sealed):
-                parts = json.loads(rec["sealed"])
+                parts = rec.sealed
                 missing = [d for d in step.decisions if d.participant not in parts]
                 if all(d.has_default for d in missing):
                     parts |= {d.participant: {"value": _normal(d.default), "by": "default"} for d in missing}
@@ -392,8 +387,8 @@ class Resolutions:
     # ------------------------------------------------------------ director
     def cancel(self, rid: str, token: str | None) -> dict:
         def change(pipe, rec):
-            if rec["status"] in ENDED:
-                raise Conflict(f"{self.what(rid)} is already {rec['status']}")
+            if rec.status in ENDED:
+                raise Conflict(f"{self.what(rid)} is already {rec.status}")
             pipe.multi()
             RESOLUTION.transition(self.store, pipe, self.key(rid), rec, ResolutionStatus.CANCELLED)
 
@@ -412,15 +407,15 @@ class Resolutions:
     def _director(self, rid: str, token: str | None, change) -> None:
         """Run ``change(pipe, record)`` in a transaction once the director token is checked."""
         def body(pipe):
-            rec = self.store.record(pipe, self.key(rid), self.what(rid))
-            self.store.check_director(rec, token, self.what(rid))
+            rec = self.store.record(pipe, ResolutionRecord, self.key(rid), self.what(rid))
+            self.store.check_director(rec.director, token, self.what(rid))
             change(pipe, rec)
 
         self.store.transact([self.key(rid)], body)
 
     @staticmethod
-    def status_word(rec: dict) -> str:
-        return {"open": "waiting"}.get(rec["status"], rec["status"])
+    def status_word(rec: ResolutionRecord) -> str:
+        return {"open": "waiting"}.get(rec.status, str(rec.status))
 
 
 def _same_step(shown, now) -> bool:

@@ -22,6 +22,7 @@ from adjudicator import scoring
 from ..core import keys
 from ..core import audit
 from ..core.errors import Conflict, Invalid, NotFound
+from ..core.records import TournamentRecord
 from ..core.store import hash_token, iso, new_id, new_token
 
 POWERS = scoring.POWERS
@@ -79,15 +80,12 @@ class Tournaments:
     def what(self, tid: str) -> str:
         return f"tournament '{tid}'"
 
-    def _record(self, tid: str) -> dict:
-        t = self.r.hgetall(keys.tournament(tid))
-        if not t:
-            raise NotFound(f"there is no tournament '{tid}'")
-        return t
+    def _record(self, tid: str) -> TournamentRecord:
+        return self.store.record(self.r, TournamentRecord, keys.tournament(tid), self.what(tid))
 
-    def director_record(self, tid: str, token: str | None) -> dict:
+    def director_record(self, tid: str, token: str | None) -> TournamentRecord:
         t = self._record(tid)
-        self.store.check_director(t, token, self.what(tid))
+        self.store.check_director(t.director, token, self.what(tid))
         return t
 
     def audit_writes(self, pipe, tid: str, action: str, detail: dict) -> None:
@@ -103,10 +101,10 @@ class Tournaments:
             raise Invalid(f"body.aggregate.n: best N needs 1 <= N <= rounds ({spec['rounds']})")
         tid, token = new_id(), new_token()
         with self.r.pipeline(transaction=True) as pipe:
-            pipe.hset(keys.tournament(tid), mapping={
-                "id": tid, "name": spec.get("name", ""), "system": spec["system"],
-                "aggregate": json.dumps({"method": aggregate["method"], "n": aggregate.get("n")}),
-                "rounds": spec["rounds"], "director": hash_token(token), "created_at": self.store.now()})
+            pipe.hset(keys.tournament(tid), mapping=TournamentRecord(
+                id=tid, name=spec.get("name", ""), system=spec["system"],
+                aggregate={"method": aggregate["method"], "n": aggregate.get("n")},
+                rounds=spec["rounds"], director=hash_token(token), created_at=self.store.now()).save())
             for i, name in enumerate(spec.get("players", []), 1):
                 pipe.hset(keys.tournament_players(tid), f"t{i}", json.dumps({"id": f"t{i}", "name": name}))
             pipe.execute()
@@ -114,8 +112,8 @@ class Tournaments:
 
     def add_player(self, tid: str, token: str | None, name: str) -> dict:
         def body(pipe):
-            t = self.store.record(pipe, keys.tournament(tid), self.what(tid))
-            self.store.check_director(t, token, self.what(tid))
+            t = self.store.record(pipe, TournamentRecord, keys.tournament(tid), self.what(tid))
+            self.store.check_director(t.director, token, self.what(tid))
             pid = f"t{pipe.hlen(keys.tournament_players(tid)) + 1}"
             player = {"id": pid, "name": name}
             pipe.multi()
@@ -136,8 +134,8 @@ class Tournaments:
     def view(self, tid: str) -> dict:
         t = self._record(tid)
         players = sorted(self._players(tid).values(), key=lambda p: int(p["id"][1:]))
-        return {"id": tid, "name": t["name"], "system": t["system"], "aggregate": json.loads(t["aggregate"]),
-                "rounds": int(t["rounds"]), "tie_break": TIE_BREAK, "created_at": iso(t["created_at"]),
+        return {"id": tid, "name": t.name, "system": t.system, "aggregate": t.aggregate,
+                "rounds": t.rounds, "tie_break": TIE_BREAK, "created_at": iso(t.created_at),
                 "players": players,
                 "boards": [{"round": b["round"], "board": b["board"], "game": b["game"], "seats": b["seats"],
                             "status": self.r.hget(keys.game(b["game"]), "status")} for b in self._boards(tid)]}
@@ -152,8 +150,8 @@ class Tournaments:
         or a list of boards, each {power: player id}.  Returns each board with its seats' player
         tokens (shown once, for the director to hand out)."""
         t = self.director_record(tid, token)
-        if not 1 <= round_ <= int(t["rounds"]):
-            raise NotFound(f"path round: tournament '{tid}' has rounds 1 to {t['rounds']}")
+        if not 1 <= round_ <= t.rounds:
+            raise NotFound(f"path round: tournament '{tid}' has rounds 1 to {t.rounds}")
         players = self._players(tid)
         if seating == "draw":
             if not players or len(players) % 7:
@@ -187,9 +185,8 @@ class Tournaments:
             for number, board in enumerate(boards, 1):
                 spec = {"variant": "standard", "rules": {}, "deadlines": {}, "assignment": "chosen",
                         "missed_orders": "hold", **options,
-                        "name": options.get("name") or f"{t['name'] or tid}: round {round_}, board {number}"}
-                game, _none = self.games.create_game(spec, director=t["director"],
-                                                     extra={"tournament": tid, "round": round_})
+                        "name": options.get("name") or f"{t.name or tid}: round {round_}, board {number}"}
+                game, _none = self.games.create_game(spec, director=t.director, tournament=tid, round_=round_)
                 seats = {}
                 for power in POWERS:
                     pid = board[power]
@@ -211,11 +208,11 @@ class Tournaments:
     # ------------------------------------------------------------ standings
     def standings(self, tid: str) -> dict:
         t = self._record(tid)
-        system, aggregate = t["system"], json.loads(t["aggregate"])
+        system, aggregate = t.system, t.aggregate
         players = self._players(tid)
         rounds = []
         per_player: dict[str, dict] = {pid: {"rounds": {}, "centers": {}} for pid in players}
-        for r in range(1, int(t["rounds"]) + 1):
+        for r in range(1, t.rounds + 1):
             boards = []
             for b in (b for b in self._boards(tid) if b["round"] == r):
                 g = self.r.hgetall(keys.game(b["game"]))
@@ -240,7 +237,7 @@ class Tournaments:
             centers = sum(p["centers"][r] for r, _s in counted)
             rows.append({"player": pid, "name": players[pid]["name"], "total": total, "best_game": best,
                          "centers": centers, "counted": sorted(r for r, _s in counted),
-                         "rounds": {str(r): p["rounds"].get(r) for r in range(1, int(t["rounds"]) + 1)}})
+                         "rounds": {str(r): p["rounds"].get(r) for r in range(1, t.rounds + 1)}})
         key = lambda row: (row["total"], row["best_game"], row["centers"])  # noqa: E731
         rows.sort(key=lambda row: (key(row), -int(row["player"][1:])), reverse=True)
         for i, row in enumerate(rows):
@@ -250,7 +247,7 @@ class Tournaments:
                   "total_exact": str(row["total"]), "best_game": number(row["best_game"]),
                   "centers": row["centers"], "counted_rounds": row["counted"],
                   "rounds": {r: number(s) for r, s in row["rounds"].items()}} for row in rows]
-        return {"tournament": tid, "name": t["name"], "system": system, "aggregate": aggregate,
+        return {"tournament": tid, "name": t.name, "system": system, "aggregate": aggregate,
                 "tie_break": TIE_BREAK, "complete": all(b["status"] == "finished" for rd in rounds for b in rd["boards"]),
                 "rounds": rounds, "standings": table}
 

@@ -20,14 +20,16 @@ import json
 from ..core import keys
 from ..delivery import events
 from ..core.errors import Conflict, Forbidden, Invalid, NotFound
+from ..core.records import GameRecord
 from ..core.store import iso, new_id
 
 
 class Votes:
-    def __init__(self, games):
-        self.games = games
-        self.store = games.store
-        self.r = games.r
+    def __init__(self, table, ending):
+        """``table``: the games' ``GameTable``; ``ending``: their ``Ending`` (what a passed vote ends with)."""
+        self.games, self.ending = table, ending
+        self.store = table.store
+        self.r = table.r
 
     # ------------------------------------------------------------ reading inside other changes
     @staticmethod
@@ -43,20 +45,20 @@ class Votes:
 
     # ------------------------------------------------------------ who votes
     @staticmethod
-    def _survivors(g: dict) -> list[str]:
-        centers = json.loads(g["position"])["centers"]
+    def _survivors(g: GameRecord) -> list[str]:
+        centers = g.position["centers"]
         return sorted(p for p, cs in centers.items() if cs)
 
-    def _voting(self, pipe, g: dict) -> tuple[list[str], list[str]]:
+    def _voting(self, pipe, g: GameRecord) -> tuple[list[str], list[str]]:
         """(surviving powers, those of them in civil disorder)."""
         survivors = self._survivors(g)
-        seated = {p for player in map(json.loads, pipe.hvals(keys.players(g["id"]))) for p in player["powers"]}
+        seated = {p for player in map(json.loads, pipe.hvals(keys.players(g.id))) for p in player["powers"]}
         return survivors, [p for p in survivors if p not in seated]
 
     @staticmethod
-    def _votable(g: dict) -> None:
-        if g["status"] not in ("open", "paused"):
-            raise Conflict(f"game '{g['id']}' is {g['status']}; proposals and votes are taken only while a "
+    def _votable(g: GameRecord) -> None:
+        if g.status not in ("open", "paused"):
+            raise Conflict(f"game '{g.id}' is {g.status}; proposals and votes are taken only while a "
                            "phase is open")
 
     def _mine(self, gid: str, token: str | None, power: str) -> dict:
@@ -71,12 +73,12 @@ class Votes:
         player = self._mine(gid, token, power)
 
         def body(pipe):
-            g = self.games._game(pipe, gid)
+            g = self.games.load(pipe, gid)
             self._votable(g)
             survivors, _cd = self._voting(pipe, g)
             if power not in survivors:
                 raise Conflict(f"{power} owns no supply centre; only a surviving power may propose")
-            settings = json.loads(g["settings"])
+            settings = g.settings
             terms: dict = {"kind": kind}
             if kind == "draw":
                 if to is not None:
@@ -101,7 +103,7 @@ class Votes:
                     raise Invalid(f"body.to: a concession is to one surviving power ({', '.join(survivors)})")
                 terms["to"] = to
             pid = new_id()
-            proposal = {"id": pid, **terms, "seq": int(g["seq"]), "phase": g["phase"], "status": "open",
+            proposal = {"id": pid, **terms, "seq": g.seq, "phase": g.phase, "status": "open",
                         "proposed_by": power, "player": player["id"], "proposed_at": self.store.now(),
                         "closed_at": None}
             pipe.multi()
@@ -120,7 +122,7 @@ class Votes:
         self._mine(gid, token, power)
 
         def body(pipe):
-            g = self.games._game(pipe, gid)
+            g = self.games.load(pipe, gid)
             pipe.watch(keys.ballots(gid, pid))
             raw = pipe.hget(keys.proposals(gid), pid)
             if raw is None:
@@ -133,15 +135,15 @@ class Votes:
             if power not in survivors:
                 raise Conflict(f"{power} owns no supply centre; only surviving powers vote")
             ballots = pipe.hgetall(keys.ballots(gid, pid)) | {power: vote}
-            cd_vote = json.loads(g["settings"]).get("civil_disorder_vote", "yes")
+            cd_vote = g.settings.get("civil_disorder_vote", "yes")
             passed = all(ballots.get(p) == "yes" or (p in cd and cd_vote == "yes" and p not in ballots)
                          for p in survivors)
             if passed:
                 if proposal["kind"] == "draw":
-                    result = self.games._result(pipe, g, [json.loads(g["position"])], "draw",
+                    result = self.ending.result(pipe, g, [g.position], "draw",
                                                 members=proposal["members"])
                 else:
-                    result = self.games._result(pipe, g, [json.loads(g["position"])], "concession",
+                    result = self.ending.result(pipe, g, [g.position], "concession",
                                                 conceded_to=proposal["to"])
                 others = [p for p in self.open_proposals(pipe, gid) if p["id"] != pid]
             pipe.multi()
@@ -151,7 +153,7 @@ class Votes:
                 pipe.hset(keys.proposals(gid), pid, json.dumps(closed))
                 self.lapse(pipe, gid, others, "another proposal passed")
                 events.emit(self.store, pipe, self.games.table, gid, "vote_passed", pid, self.view(closed, False))
-                self.games._finish(pipe, g, result, "vote")
+                self.ending.finish(pipe, g, result, "vote")
             return "passed" if passed else "open"
 
         status = self.store.transact([keys.game(gid), keys.proposals(gid), keys.players(gid)], body)
@@ -170,10 +172,8 @@ class Votes:
     def proposals(self, gid: str, token: str | None) -> list[dict]:
         """Every proposal of the game, oldest first: the terms and status for anyone; the
         caller's own ballots with a player token; who proposed and when with the director's."""
-        g = self.r.hgetall(keys.game(gid))
-        if not g:
-            raise NotFound(f"there is no game '{gid}'")
-        director = self.store.is_director(g, token)
+        g = self.games.load(self.r, gid)
+        director = self.store.is_director(g.director, token)
         mine: list[str] = []
         if token and not director:
             mine = self.games.player_for(gid, token)["powers"]

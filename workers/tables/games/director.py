@@ -1,0 +1,136 @@
+"""What a game's director does: the clock, forcing a phase, ending the game, its last year,
+and rollback and fork.  Every action is one transaction with its audit entry."""
+from __future__ import annotations
+
+import json
+
+from ...core import audit, keys
+from ...core.errors import Conflict, Invalid
+from ...core.machine import GameStatus
+from ...core.records import GameRecord
+from ...core.store import iso
+from .ending import Ending
+from .setup import Setup
+from .table import POSITION_FIELDS, GameTable, seated
+from .views import Views
+
+OPEN = (GameStatus.OPEN, GameStatus.PAUSED)
+
+
+class Director:
+    def __init__(self, table: GameTable, ending: Ending, votes, setup: Setup, views: Views):
+        self.t, self.ending, self.votes, self.setup, self.views = table, ending, votes, setup, views
+
+    def _act(self, gid: str, token: str | None, action: str, detail: dict, change) -> dict:
+        self.t.director(gid, token, action, detail, change)
+        return self.views.public_state(gid)
+
+    def extend(self, gid: str, token: str | None, seconds: int | None = None, until: float | None = None) -> dict:
+        return self._act(gid, token, "extend", {"seconds": seconds, "deadline": iso(until)},
+                         lambda pipe, g: self.t.clock.extend(pipe, g, seconds, until))
+
+    def pause(self, gid: str, token: str | None) -> dict:
+        return self._act(gid, token, "pause", {}, self.t.clock.pause)
+
+    def resume(self, gid: str, token: str | None) -> dict:
+        return self._act(gid, token, "resume", {}, self.t.clock.resume)
+
+    def force(self, gid: str, token: str | None) -> dict:
+        def change(pipe, g: GameRecord):
+            if g.status not in OPEN:
+                raise Conflict(f"game '{gid}' is {g.status}; there is no open phase to adjudicate")
+            pipe.multi()
+            self.t.close(pipe, g, "director")
+
+        return self._act(gid, token, "adjudicate", {}, change)
+
+    def end_game(self, gid: str, token: str | None, reason: str) -> dict:
+        """The director ends the game by hand (time called): a timeout with the centres as they stand."""
+        def change(pipe, g: GameRecord):
+            if g.status not in OPEN:
+                raise Conflict(f"game '{gid}' is {g.status}; only a game with an open phase can be ended"
+                               + (" (the phase is being adjudicated: try again in a moment)"
+                                  if g.status == GameStatus.ADJUDICATING else ""))
+            result = self.ending.result(pipe, g, [g.position], "timeout")
+            lapsing = self.votes.open_proposals(pipe, gid)
+            pipe.multi()
+            self.votes.lapse(pipe, gid, lapsing, "the director ended the game")
+            self.ending.finish(pipe, g, result, "director")
+
+        return self._act(gid, token, "end", {"reason": reason}, change)
+
+    def set_last_year(self, gid: str, token: str | None, year: int | None) -> dict:
+        """The game ends after ``year``'s winter adjustments (None: no last year)."""
+        def change(pipe, g: GameRecord):
+            if g.status == GameStatus.FINISHED:
+                raise Conflict(f"game '{gid}' is over")
+            phase = (g.position or g.start)["phase"]
+            if year is not None and year < int(phase[1:5]):
+                raise Invalid(f"body.year: {year} is before the current phase {phase}; "
+                              "end the game by hand instead (POST .../end)")
+            pipe.multi()
+            pipe.hset(keys.game(gid), mapping=GameRecord.encode(last_year=year))
+
+        return self._act(gid, token, "last_year", {"year": year}, change)
+
+    # ------------------------------------------------------------ rollback and fork
+    def rollback(self, gid: str, token: str | None, seq: int, reason: str) -> dict:
+        """Reopen the start of adjudicated phase ``seq`` with a fresh deadline and no orders; the
+        phases after it stay in the history, marked superseded (who, when, why)."""
+        detail = {"seq": seq, "reason": reason, "superseded": []}
+
+        def change(pipe, g: GameRecord):
+            if g.status in (GameStatus.FORMING, GameStatus.ADJUDICATING):
+                raise Conflict(f"game '{gid}' is {g.status}; " + (
+                    "it has no phase to go back to" if g.status == GameStatus.FORMING
+                    else "a phase is being adjudicated: try again in a moment"))
+            history = [json.loads(h) for h in pipe.lrange(keys.history(gid), 0, -1)]
+            live = [(i, h) for i, h in enumerate(history) if not h.get("superseded")]
+            target = next((h for _i, h in live if h["seq"] == seq), None)
+            if target is None:
+                raise Invalid(f"body.seq: {seq} is not an adjudicated phase of the live history of game '{gid}'; "
+                              f"one of {[h['seq'] for _i, h in live]}")
+            players = self.t.players(pipe, gid)
+            lapsing = self.votes.open_proposals(pipe, gid)
+            mark = {"by": "director", "at": iso(self.t.now()), "reason": reason, "restored_seq": g.seq + 1}
+            pipe.multi()
+            for i, h in live:
+                if h["seq"] >= seq:
+                    pipe.lset(keys.history(gid), i, json.dumps({**h, "superseded": mark}))
+            self.votes.lapse(pipe, gid, lapsing, "the director rolled the game back")
+            pipe.delete(keys.orders(gid, g.seq), keys.ready(gid, g.seq))
+            pipe.hset(keys.game(gid), mapping=GameRecord.encode(winner=None, ended_by=None, ended_at=None,
+                                                                result=None, branch=g.branch + 1))
+            position = {k: target["position"][k] for k in POSITION_FIELDS if k in target["position"]}
+            self.t.open_phase(pipe, g, g.seq + 1, position, seated(players))
+            detail["superseded"] = [h["seq"] for _i, h in live if h["seq"] >= seq]
+
+        return self._act(gid, token, "rollback", detail, change)
+
+    def fork(self, gid: str, token: str | None, seq: int | None, spec: dict) -> tuple[dict, str]:
+        """A new game (a sandbox) starting at the start of phase ``seq`` of this game (None: its current phase)."""
+        g = self.t.load(self.t.r, gid)
+        if seq is None:
+            if not g.seq:
+                raise Conflict(f"game '{gid}' has not started; name an adjudicated phase or wait for the start")
+            position, seq, phase = g.position, g.seq, g.phase
+        else:
+            found = next((h for h in self.views.history(gid) if h["seq"] == seq), None)
+            if found is None:
+                raise Invalid(f"body.seq: game '{gid}' has no adjudicated phase {seq}",
+                              errors={"seq": ["not an adjudicated phase of this game"]})
+            position, phase = found["position"], found["phase"]
+        settings = g.settings
+        origin = {"game": gid, "seq": seq, "phase": phase}
+        spec = {"variant": g.variant, "rules": g.rules, "deadlines": settings["deadlines"],
+                "assignment": "chosen", "missed_orders": settings["missed_orders"],
+                "draw_subsets": settings.get("draw_subsets", False),
+                "civil_disorder_vote": settings.get("civil_disorder_vote", "yes"),
+                "name": f"fork of {g.name or gid} at {phase}", **spec,
+                "start": {k: position[k] for k in POSITION_FIELDS if k in position}}
+        created, new_token = self.setup.create_game(spec, forked_from=origin)
+        if self.t.store.is_director(g.director, token):
+            with self.t.r.pipeline() as pipe:
+                audit.record(pipe, self.t.table, gid, self.t.now(), "fork", {**origin, "into": created["id"]})
+                pipe.execute()
+        return created, new_token

@@ -1,0 +1,45 @@
+"""The end of a game: its §2.1 result (tournament-scoring.md) and the writes that finish it."""
+from __future__ import annotations
+
+import json
+
+from ...core import keys
+from ...core.machine import GAME, GameStatus
+from ...core.records import GameRecord
+from ...delivery import events
+from .. import results
+from .table import GameTable, engine
+
+
+class Ending:
+    def __init__(self, table: GameTable):
+        self.t = table
+
+    @staticmethod
+    def _live_positions(pipe, gid: str) -> list[dict]:
+        """The position at the start of every adjudicated phase of the live branch, oldest first."""
+        return [h["position"] for h in map(json.loads, pipe.lrange(keys.history(gid), 0, -1))
+                if not h.get("superseded")]
+
+    def result(self, pipe, g: GameRecord, later: list[dict], end: str, members=(), conceded_to=None) -> dict:
+        """Read (before MULTI) what the §2.1 result of ``g`` ending now needs; ``later`` are the
+        positions after the live history (the last one is the final position)."""
+        info = engine().variant_info(g.variant)
+        return results.build(info["powers"], self._live_positions(pipe, g.id) + later, end, members, conceded_to,
+                             first_year=int(info["start_phase"][1:5]))
+
+    def finish(self, pipe, g: GameRecord, result: dict, ended_by: str, position: dict | None = None,
+               winner: str | None = None) -> None:
+        """Queue (after MULTI) the writes that end game ``g`` with ``result``."""
+        gid, seq = g.id, g.seq
+        pipe.delete(keys.orders(gid, seq), keys.ready(gid, seq))  # never adjudicated: never shown
+        changes = {"winner": winner or "", "seq": seq + 1, "to_order": [], "waiting": False, "ended_by": ended_by,
+                   "ended_at": self.t.now(), "result": result}
+        if position:
+            changes |= {"phase": position["phase"], "position": position}
+        GAME.transition(self.t.store, pipe, keys.game(gid), g, GameStatus.FINISHED, **changes)
+        if not g.tournament:  # a tournament's boards stay as long as its standings need them
+            self.t.keep(pipe, gid, self.t.store.settings.game_ttl_finished)
+        events.emit(self.t.store, pipe, self.t.table, gid, "game_ended", f"end-{seq}",
+                    {"end": result["end"], "ended_by": ended_by, "winner": winner,
+                     "phase": position["phase"] if position else g.phase, "result": result})

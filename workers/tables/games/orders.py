@@ -1,0 +1,101 @@
+"""Orders and readiness: what a player sends while a phase is open."""
+from __future__ import annotations
+
+import json
+
+from ...core import keys
+from ...core.errors import Conflict, Forbidden, Invalid
+from ...core.machine import GameStatus
+from ...core.records import GameRecord
+from ...core.store import iso
+from .table import GameTable, engine
+
+
+class Orders:
+    def __init__(self, table: GameTable):
+        self.t = table
+
+    def _writable_phase(self, g: GameRecord, power: str, phase: str | None) -> None:
+        gid = g.id
+        if g.status == GameStatus.FORMING:
+            raise Conflict(f"game '{gid}' has not started yet")
+        if g.status == GameStatus.FINISHED:
+            raise Conflict(f"game '{gid}' is over")
+        if phase is not None and phase != g.phase:
+            raise Conflict(f"these orders are for {phase} but the current phase is {g.phase}")
+        if g.status == GameStatus.ADJUDICATING:
+            raise Conflict(f"phase {g.phase} is closed and being adjudicated; orders can no longer change")
+        waiting_mode = g.settings["missed_orders"] == "wait"
+        if g.status == GameStatus.OPEN and g.deadline and self.t.now() >= g.deadline and not waiting_mode:
+            raise Conflict(f"the deadline of {g.phase} passed at {iso(g.deadline)}")
+        if power not in g.to_order:
+            raise Conflict(f"{power} has nothing to order in {g.phase}")
+
+    def _maybe_close_waiting(self, pipe, g: GameRecord, submitted: set[str]) -> None:
+        """In a game whose phases wait for missing orders: close once all are in."""
+        if g.status == GameStatus.OPEN and (g.waiting or g.late) and set(g.late or g.to_order) <= submitted:
+            self.t.close(pipe, g, "deadline, then the last missing orders")
+
+    def _own_power(self, gid: str, token: str | None, power: str) -> None:
+        player = self.t.player_for(gid, token)
+        if power not in player["powers"]:
+            raise Forbidden(f"{power} is not your power; you play {', '.join(player['powers']) or 'no power'}")
+
+    def submit(self, gid: str, token: str | None, power: str, orders: list[str], phase: str | None = None) -> dict:
+        self._own_power(gid, token, power)
+        checked = {}
+
+        def body(pipe):
+            g = self.t.load(pipe, gid)
+            self._writable_phase(g, power, phase)
+            checked["results"] = engine().check_orders(self.t.full(g, g.position), power, orders)
+            bad = [r for r in checked["results"] if not r["valid"]]
+            if bad:
+                raise Invalid(f"{len(bad)} of {len(orders)} orders for {power} are invalid; nothing was stored",
+                              orders=checked["results"])
+            submitted = set(pipe.hkeys(keys.orders(gid, g.seq))) | {power}
+            pipe.multi()
+            pipe.hset(keys.orders(gid, g.seq), power, json.dumps([r["order"] for r in checked["results"]]))
+            self._maybe_close_waiting(pipe, g, submitted)
+            return g.phase
+
+        current = self.t.store.transact([keys.game(gid)], body)
+        return {"phase": current, "power": power, "stored": True, "orders": checked["results"]}
+
+    def clear(self, gid: str, token: str | None, power: str, phase: str | None = None) -> dict:
+        self._own_power(gid, token, power)
+
+        def body(pipe):
+            g = self.t.load(pipe, gid)
+            self._writable_phase(g, power, phase)
+            pipe.multi()
+            pipe.hdel(keys.orders(gid, g.seq), power)
+            return g.phase
+
+        current = self.t.store.transact([keys.game(gid)], body)
+        return {"phase": current, "power": power, "stored": False, "orders": []}
+
+    def set_ready(self, gid: str, token: str | None, ready: bool) -> dict:
+        player = self.t.player_for(gid, token)
+
+        def body(pipe):
+            g = self.t.load(pipe, gid)
+            if g.status != GameStatus.OPEN:
+                raise Conflict(f"game '{gid}' is {g.status}; readiness can be set only while a phase is open")
+            pipe.watch(keys.ready(gid, g.seq))
+            to_order = set(g.to_order)
+            mine = set(player["powers"]) & to_order
+            if not mine:
+                raise Conflict(f"you have nothing to order in {g.phase}")
+            now_ready = set(pipe.smembers(keys.ready(gid, g.seq)))
+            now_ready = now_ready | mine if ready else now_ready - mine
+            pipe.multi()
+            if ready:
+                pipe.sadd(keys.ready(gid, g.seq), *mine)
+            else:
+                pipe.srem(keys.ready(gid, g.seq), *mine)
+            if ready and to_order <= now_ready:
+                self.t.close(pipe, g, "every power was ready")
+            return {"phase": g.phase, "ready": sorted(now_ready & to_order), "powers": sorted(mine)}
+
+        return self.t.store.transact([keys.game(gid)], body)

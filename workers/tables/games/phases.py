@@ -1,0 +1,137 @@
+"""The jobs of a game: a phase's deadline, and its adjudication, each taken exactly once."""
+from __future__ import annotations
+
+import json
+import time
+
+from ...core import keys
+from ...core.machine import GAME, GameStatus
+from ...core.outcome import JobOutcome
+from ...core.records import GameRecord
+from ...core.store import iso
+from ...delivery import events
+from .. import absences
+from .ending import Ending
+from .table import GameTable, engine, seated
+
+
+class Phases:
+    def __init__(self, table: GameTable, ending: Ending, votes):
+        self.t, self.ending, self.votes = table, ending, votes
+
+    def on_deadline(self, gid: str, seq: int, deadline: int, stall: float = 0.0) -> JobOutcome:
+        """The deadline job: close phase ``seq`` if ``deadline`` is still its deadline, then adjudicate it."""
+        if not self.close_at_deadline(gid, seq, deadline):
+            return JobOutcome.noop("deadline superseded or phase waits for missing orders")
+        return self.advance(gid, seq, stall)
+
+    def close_at_deadline(self, gid: str, seq: int, deadline: int) -> bool:
+        """Close phase ``seq`` if the deadline this job was scheduled for is still
+        the current one.  True when the phase is (now or already) adjudicating."""
+        def body(pipe):
+            found = pipe.hgetall(keys.game(gid))
+            if not found:
+                return False
+            g = GameRecord.restore(found)
+            if g.seq != seq:
+                return False
+            if g.status == GameStatus.ADJUDICATING:
+                return True  # closed already (e.g. a re-run of this job): adjudicate
+            if g.status != GameStatus.OPEN or g.deadline != deadline or self.t.now() < deadline:
+                return False  # superseded by an extension, a pause or another trigger
+            if not self._missed_deadline(pipe, g, deadline):
+                return False
+            self.t.close(pipe, g, "deadline", enqueue=False)  # this job adjudicates it
+            return True
+
+        return self.t.store.transact([keys.game(gid)], body)
+
+    def _missed_deadline(self, pipe, g: GameRecord, deadline: int) -> bool:
+        """At the deadline of an open phase (reads, then MULTI): move it to the return of an absent
+        power without orders (absence effect ``extend``), or tell the late powers
+        (``deadline_passed``) and give them the grace period, or apply the missed-orders policy
+        (``wait``).  True when the phase closes now (units without orders hold)."""
+        gid, seq, settings = g.id, g.seq, g.settings
+        submitted = set(pipe.hkeys(keys.orders(gid, seq)))
+        missing = [p for p in g.to_order if p not in submitted]
+        away = absences.covering(self.t.r, gid, missing, deadline)
+        late = [p for p in missing if p not in away]
+        first = not g.late
+        pipe.multi()
+        if away and absences.policy(settings)["effect"] == "extend":
+            self._move_deadline(pipe, g, int(max(away.values())))
+            return False
+        grace = settings.get("grace", 0) if first else 0
+        if late and first:
+            events.emit(self.t.store, pipe, self.t.table, gid, "deadline_passed", str(seq), {
+                "seq": seq, "phase": g.phase, "deadline": iso(deadline), "missing": late,
+                "grace_until": iso(deadline + grace) if grace else None, "policy": settings["missed_orders"]})
+        if late and grace:
+            self._move_deadline(pipe, g, deadline + grace, late=late)
+            return False
+        if late and settings["missed_orders"] == "wait":
+            GAME.set_clock(self.t.store, pipe, keys.game(gid), g, waiting=True, late=late)
+            return False
+        return True
+
+    def _move_deadline(self, pipe, g: GameRecord, deadline: int, **changes) -> None:
+        """Queue (after MULTI, from the deadline job itself) a later deadline for the open phase."""
+        GAME.set_clock(self.t.store, pipe, keys.game(g.id), g, deadline=deadline, **changes,
+                       deadline_job=self.t.store.schedule_deadline(pipe, self.t.table, g.id, g.seq, deadline))
+
+    def advance(self, gid: str, seq: int, stall: float = 0.0) -> JobOutcome:
+        """Adjudicate phase ``seq`` of game ``gid`` exactly once; returns what happened."""
+        g = self.t.store.claim(GameRecord, keys.game(gid), seq, GameStatus.ADJUDICATING)  # counts this attempt
+        if g is None:
+            return JobOutcome.noop("phase already adjudicated or not closed")
+        position = g.position
+        with self.t.r.pipeline(transaction=False) as reads:  # frozen while adjudicating: one round trip
+            submitted, players = reads.hgetall(keys.orders(gid, seq)).hvals(keys.players(gid)).execute()
+        orders = {p: json.loads(o) for p, o in submitted.items()}
+        request = {"variant": g.variant, "rules": g.rules, "phase": position["phase"],
+                   "units": position.get("units", {}), "centers": position.get("centers", {}),
+                   "dislodged": position.get("dislodged", {}), "contested": position.get("contested", []),
+                   "orders": orders}
+        if stall:  # fault injection for the test that kills a worker mid-adjudication
+            time.sleep(stall)
+        response = engine().adjudicate(request)
+        powers = seated([json.loads(p) for p in players])
+
+        def body(pipe):
+            now = GameRecord.restore(pipe.hgetall(keys.game(gid)))
+            if now.seq != seq or now.status != GameStatus.ADJUDICATING:
+                return JobOutcome.noop("another job committed this phase")
+            record = {"seq": seq, "phase": position["phase"], "closed_by": now.closed_by,
+                      "adjudicated_at": iso(self.t.now()), "attempts": now.attempts or 1,
+                      "position": {k: v for k, v in request.items() if k not in ("orders", "rules")}
+                      | {k: position[k] for k in ("retreat_options", "adjustments") if position.get(k)},
+                      "orders": orders, "results": response["results"],
+                      "next_phase": (response.get("next") or {}).get("phase")}
+            nxt = response.get("next")
+            winner = response.get("winner")
+            ending = None
+            if winner or not nxt:
+                ending = ("solo" if winner else "timeout", "solo" if winner else "last_year")
+            elif now.last_year is not None and int(nxt["phase"][1:5]) > now.last_year:
+                ending = ("timeout", "last_year")  # after the last year's winter adjustments
+            elif nxt["phase"].endswith("M") and not any(nxt.get("units", {}).get(p) for p in powers):
+                # no player has a unit left to move: nothing any player does can change the game,
+                # which would otherwise adjudicate phase after phase on its own
+                ending = ("timeout", "no_player_left")
+            if ending:
+                result = self.ending.result(pipe, now, [record["position"], nxt or record["position"]], ending[0])
+            lapsing = self.votes.open_proposals(pipe, gid)
+            pipe.multi()
+            pipe.rpush(keys.history(gid), json.dumps(record))
+            pipe.delete(keys.orders(gid, seq), keys.ready(gid, seq))
+            self.votes.lapse(pipe, gid, lapsing, f"{position['phase']} was adjudicated")
+            events.emit(self.t.store, pipe, self.t.table, gid, "phase_adjudicated", str(seq),
+                        {"seq": seq, "phase": position["phase"], "results": response["results"],
+                         "next_phase": record["next_phase"]})
+            if ending:
+                self.ending.finish(pipe, now, result, ending[1], nxt, winner=winner)
+            else:
+                self.t.open_phase(pipe, now, seq + 1, nxt, powers)
+            return JobOutcome.did(f"committed {position['phase']}")
+
+        return self.t.store.transact([keys.game(gid)], body)

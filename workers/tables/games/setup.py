@@ -1,0 +1,136 @@
+"""Making a game, joining it, and starting it."""
+from __future__ import annotations
+
+import json
+import secrets
+
+from ...core import audit, keys
+from ...core.errors import Conflict, Invalid
+from ...core.machine import GameStatus
+from ...core.records import GameRecord
+from ...core.store import hash_token, new_id, new_token
+from ...delivery import mail, reminders
+from .. import absences, results
+from .table import POSITION_FIELDS, GameTable, engine, seated
+from .views import Views
+
+DEFAULT_DEADLINES = {"first_movement": 35 * 60, "movement": 20 * 60, "retreat": 5 * 60, "adjustment": 5 * 60}
+
+
+class Setup:
+    def __init__(self, table: GameTable, views: Views):
+        self.t, self.views = table, views
+
+    def create_game(self, spec: dict, director: str | None = None, tournament: str | None = None,
+                    round_: int | None = None, forked_from: dict | None = None) -> tuple[dict, str]:
+        """A new game; ``spec["start"]`` sets its starting position (a set position, or a fork).
+        ``director`` is the hash of an existing director token (a tournament's), else a new
+        token is made and returned once."""
+        info = engine().variant_info(spec["variant"])
+        rules = dict(spec.get("rules", {}))
+        if spec["variant"] == "two_player_1914" and "italy_joins" not in rules:
+            rules["italy_joins"] = secrets.choice([1, 2])  # the coin toss (rules 13.6), drawn once
+        start = engine().initial_position(spec["variant"])
+        if spec.get("start"):
+            start = {"phase": spec["start"]["phase"], "units": {}, "centers": {}, "dislodged": {}, "contested": [],
+                     **{k: v for k, v in spec["start"].items() if k in POSITION_FIELDS}}
+        try:
+            engine().powers_to_order({**start, "variant": spec["variant"], "rules": rules})
+        except engine().RequestError as e:
+            field = getattr(e, "field", None)
+            where = "body.start" if spec.get("start") and field != "rules" else "body"
+            raise Invalid(f"{where}.{field or 'rules'}: {e}")
+        if spec.get("last_year") is not None and spec["last_year"] < results.count_year(start["phase"]) + 1:
+            raise Invalid(f"body.last_year: {spec['last_year']} is before the game's first year "
+                          f"{results.count_year(start['phase']) + 1}")
+        gid = new_id()
+        token = None if director else new_token()
+        settings = {"deadlines": DEFAULT_DEADLINES | spec.get("deadlines", {}),
+                    "assignment": spec["assignment"], "missed_orders": spec["missed_orders"],
+                    "grace": spec.get("grace", 0), "reminders": spec.get("reminders", reminders.DEFAULT),
+                    "absences": absences.policy(spec),
+                    "seats": len(info["players"]), "draw_subsets": spec.get("draw_subsets", False),
+                    "civil_disorder_vote": spec.get("civil_disorder_vote", "yes")}
+        record = GameRecord(id=gid, name=spec.get("name", ""), variant=spec["variant"], rules=rules,
+                            settings=settings, start=start, last_year=spec.get("last_year") or None,
+                            director=director or hash_token(token), status=GameStatus.FORMING,
+                            created_at=self.t.now(), tournament=tournament, round=round_,
+                            forked_from=forked_from)
+        with self.t.r.pipeline() as pipe:
+            pipe.hset(keys.game(gid), mapping=record.save())
+            pipe.expire(keys.game(gid), self.t.store.settings.game_ttl_forming)  # abandoned unless someone joins
+            pipe.execute()
+        return self.views.public_state(gid), token
+
+    def join(self, gid: str, name: str, power: str | None, email: str | None = None) -> tuple[dict, str]:
+        token = new_token()
+
+        def body(pipe):
+            g = self.t.load(pipe, gid)
+            if g.status != GameStatus.FORMING:
+                raise Conflict(f"game '{gid}' has already started; no seat is free")
+            players = self.t.players(pipe, gid)
+            seats = g.settings["seats"]
+            if len(players) >= seats:
+                raise Conflict(f"all {seats} seats of game '{gid}' are taken")
+            groups = engine().variant_info(g.variant)["players"]
+            powers: list[str] = []
+            if g.settings["assignment"] == "chosen":
+                if power is None:
+                    raise Invalid("body.power: this game lets players choose; name the power you want",
+                                  errors={"power": ["required when powers are chosen"]})
+                group = next((grp for grp in groups if power in grp), None)
+                if group is None:
+                    raise Invalid(f"body.power: '{power}' is not a power a player can take in this variant",
+                                  errors={"power": [f"one of {sorted(p for grp in groups for p in grp)}"]})
+                if any(set(p["powers"]) & set(group) for p in players):
+                    raise Conflict(f"{power} is already taken in game '{gid}'")
+                powers = list(group)
+            elif power is not None:
+                raise Invalid("body.power: powers are drawn at random in this game; leave 'power' out",
+                              errors={"power": ["not allowed when powers are drawn at random"]})
+            pid = f"p{len(players) + 1}"
+            player = {"id": pid, "name": name, "powers": powers, "joined_at": self.t.now(),
+                      **({"email": email} if email else {})}
+            players.append(player)
+            pipe.multi()
+            pipe.hset(keys.players(gid), pid, json.dumps(player))
+            pipe.hset(keys.tokens(gid), hash_token(token), pid)
+            if email:
+                mail.welcome(self.t.store, pipe, g, player, token)
+            self.t.keep(pipe, gid, self.t.store.settings.game_ttl_forming)
+            if len(players) == seats:
+                self._start(pipe, g, players)
+            return player
+
+        player = self.t.store.transact([keys.game(gid), keys.players(gid)], body)
+        return self.views.player_view(gid, player["id"]), token
+
+    def _start(self, pipe, g: GameRecord, players: list[dict]) -> None:
+        """Queue (after MULTI) the writes that draw powers and open the first phase."""
+        if g.settings["assignment"] == "random":
+            groups = list(engine().variant_info(g.variant)["players"])
+            secrets.SystemRandom().shuffle(groups)
+            for player, group in zip(players, groups):
+                player["powers"] = list(group)
+                pipe.hset(keys.players(g.id), player["id"], json.dumps(player))
+        position = g.start or engine().initial_position(g.variant)
+        pipe.hset(keys.game(g.id), mapping=GameRecord.encode(started_at=self.t.now()))
+        opened = self.t.open_phase(pipe, g, 1, position, seated(players))
+        mail.game_started(self.t.store, pipe, opened, players)
+
+    def start(self, gid: str, token: str | None) -> dict:
+        def body(pipe):
+            g = self.t.load(pipe, gid)
+            self.t.check_director(g, token)
+            if g.status != GameStatus.FORMING:
+                raise Conflict(f"game '{gid}' has already started")
+            players = self.t.players(pipe, gid)
+            if not players:
+                raise Conflict(f"game '{gid}' has no players yet")
+            pipe.multi()
+            self._start(pipe, g, players)
+            audit.record(pipe, self.t.table, gid, self.t.now(), "start", {"players": len(players)})
+
+        self.t.store.transact([keys.game(gid), keys.players(gid)], body)
+        return self.views.public_state(gid)

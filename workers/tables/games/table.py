@@ -1,0 +1,132 @@
+"""What every part of a game builds on: its record, its players, opening and closing
+a phase, and the director's transaction with its audit entry."""
+from __future__ import annotations
+
+import json
+
+from adjudicator import diplomacy
+
+from ...core import audit, keys
+from ...core.clock import Clock
+from ...core.errors import NotFound, Unauthorized
+from ...core.machine import GAME, GameStatus
+from ...core.records import GameRecord
+from ...delivery import reminders
+from .. import absences
+
+PHASE_KINDS = {"M": "movement", "R": "retreat", "A": "adjustment"}
+POSITION_FIELDS = ("phase", "units", "centers", "dislodged", "contested", "retreat_options", "adjustments")
+
+
+def engine():
+    """The Diplomacy rules engine (pure functions, no I/O)."""
+    return diplomacy
+
+
+def seated(players: list[dict]) -> list[str]:
+    """The powers that have a player."""
+    return [p for player in players for p in player["powers"]]
+
+
+class GameTable:
+    table = "game"
+
+    def __init__(self, store):
+        self.store, self.r, self.now = store, store.r, store.now
+        self.clock = Clock(store, GAME, keys.game, self.what)
+
+    @staticmethod
+    def what(gid: str) -> str:
+        return f"game '{gid}'"
+
+    # ------------------------------------------------------------ reading
+    def load(self, reader, gid: str) -> GameRecord:
+        """The game's record, read with ``reader`` (a pipe before MULTI, or the client); 404 if none."""
+        return self.store.record(reader, GameRecord, keys.game(gid), self.what(gid))
+
+    @staticmethod
+    def players(reader, gid: str) -> list[dict]:
+        """The game's players, in the order they joined."""
+        return sorted((json.loads(p) for p in reader.hvals(keys.players(gid))), key=lambda p: p["joined_at"])
+
+    def player_for(self, gid: str, token: str | None) -> dict:
+        """The player holding ``token`` in game ``gid`` (401 if none)."""
+        if not self.r.exists(keys.game(gid)):
+            raise NotFound(f"there is no game '{gid}'")
+        if not token:
+            raise Unauthorized("this needs a player token: send 'Authorization: Bearer <token>'")
+        pid = self.store.holder(keys.tokens(gid), token, f"a player of game '{gid}'")
+        return json.loads(self.r.hget(keys.players(gid), pid))
+
+    def check_director(self, g: GameRecord, token: str | None) -> None:
+        self.store.check_director(g.director, token, self.what(g.id))
+
+    @staticmethod
+    def full(g: GameRecord, position: dict) -> dict:
+        """``position`` with the game's variant and rules, as the engine reads it."""
+        return {**position, "variant": g.variant, "rules": g.rules}
+
+    # ------------------------------------------------------------ the director
+    def director(self, gid: str, token: str | None, action: str, detail: dict, change) -> None:
+        """Director action ``action``: ``change(pipe, g)`` (reads, then MULTI and writes) and its
+        audit entry in one transaction, once the director token is checked.  ``detail`` is read
+        after ``change``, which may fill it in."""
+        def body(pipe):
+            g = self.load(pipe, gid)
+            self.check_director(g, token)
+            change(pipe, g)
+            if not pipe.explicit_transaction:
+                pipe.multi()
+            audit.record(pipe, self.table, gid, self.now(), action, detail)
+
+        self.store.transact([keys.game(gid)], body)
+
+    # ------------------------------------------------------------ phases
+    def close(self, pipe, g: GameRecord, reason: str, enqueue: bool = True) -> None:
+        """Queue (after MULTI) the writes that close the current phase and, unless
+        the caller adjudicates it itself, enqueue its adjudication job."""
+        GAME.transition(self.store, pipe, keys.game(g.id), g, GameStatus.ADJUDICATING, closed_by=reason, attempts=0,
+                        waiting=False)
+        if enqueue:
+            self.store.enqueue_advance(pipe, self.table, g.id, g.seq)
+
+    def keep(self, pipe, gid: str, seconds: int | None) -> None:
+        """Queue (after MULTI): the game's keys expire in ``seconds`` (None: they are kept)."""
+        for key in (keys.game(gid), keys.players(gid), keys.tokens(gid), keys.history(gid), keys.proposals(gid),
+                    keys.audit("game", gid), keys.absences(gid), keys.mail_done(gid)):
+            if seconds is None:
+                pipe.persist(key)
+            else:
+                pipe.expire(key, seconds)
+
+    def open_phase(self, pipe, g: GameRecord, seq: int, position: dict, powers: list[str]) -> GameRecord:
+        """Queue (after MULTI) the writes that open phase number ``seq`` at ``position``, where
+        ``powers`` have a player; returns the record as written."""
+        self.keep(pipe, g.id, None)
+        to_order = [p for p in engine().powers_to_order(self.full(g, position)) if p in powers]
+        kind = PHASE_KINDS[position["phase"][-1]]
+        length = g.settings["deadlines"]["first_movement" if seq == 1 and kind == "movement" else kind]
+        to_order, length = self._absent_at_open(g, to_order, length)
+        phase = {"seq": seq, "phase": position["phase"], "position": position, "to_order": to_order, "attempts": 0,
+                 "waiting": False, "late": None, "opened_at": self.now()}
+        if to_order:
+            opened = GAME.transition(self.store, pipe, keys.game(g.id), g, GameStatus.OPEN, closed_by="", **phase,
+                                     **self.store.deadline_fields(pipe, self.table, g.id, seq, length))
+            reminders.schedule(self.store, pipe, g.id, seq, opened.deadline, g.settings.get("reminders", []))
+            return opened
+        # only powers without a player would order: nothing to wait for
+        opened = GAME.transition(self.store, pipe, keys.game(g.id), g, GameStatus.ADJUDICATING,
+                                 closed_by="no player has anything to order", **phase)
+        self.store.enqueue_advance(pipe, self.table, g.id, seq)
+        return opened
+
+    def _absent_at_open(self, g: GameRecord, to_order: list[str], length: int) -> tuple[list, int]:
+        """Approved absences as a phase opens: with ``civil_disorder`` the powers away now are not
+        asked for orders; with ``extend`` a deadline inside an absence moves to its end."""
+        now = self.now()
+        if absences.policy(g.settings)["effect"] == "civil_disorder":
+            away = absences.covering(self.r, g.id, to_order, now)
+            return [p for p in to_order if p not in away], length
+        away = absences.covering(self.r, g.id, to_order, now + length)
+        # deadline_fields rounds now + seconds up: land on the absence's end (a whole second)
+        return to_order, max([length, *(end - now - 0.5 for end in away.values())])

@@ -1,0 +1,108 @@
+"""What a game shows: its public state, a player's own orders, its history, its result and scores, its audit."""
+from __future__ import annotations
+
+import json
+
+from adjudicator import scoring
+
+from ...core import audit, keys
+from ...core.errors import Conflict, Invalid, NotFound
+from ...core.machine import GameStatus
+from ...core.store import iso
+from .. import absences
+from .table import GameTable
+
+VIEW_POSITION = ("units", "centers", "dislodged", "contested", "retreat_options", "adjustments")
+
+
+def coin_toss_public(phase: str) -> bool:
+    """Whether the two-player game's hidden coin toss (``rules.italy_joins``) is shown at ``phase``."""
+    return bool(phase) and (int(phase[1:5]) > 1914 or phase == "W1914A")
+
+
+class Views:
+    def __init__(self, table: GameTable):
+        self.t = table
+
+    def player_view(self, gid: str, pid: str) -> dict:
+        player = json.loads(self.t.r.hget(keys.players(gid), pid))
+        return {"id": player["id"], "name": player["name"], "powers": player["powers"]}
+
+    def public_state(self, gid: str) -> dict:
+        g = self.t.load(self.t.r, gid)
+        settings, rules = g.settings, dict(g.rules)
+        if "italy_joins" in rules and not coin_toss_public(g.phase):
+            del rules["italy_joins"]  # drawn at creation, shown from the Fall 1914 adjustments on
+        state = {
+            "id": gid, "name": g.name, "variant": g.variant, "rules": rules,
+            "deadlines": settings["deadlines"], "assignment": settings["assignment"],
+            "missed_orders": settings["missed_orders"], "seats": settings["seats"],
+            "status": str(g.status), "created_at": iso(g.created_at),
+            "players": [{"id": p["id"], "name": p["name"], "powers": p["powers"]} for p in self.t.players(self.t.r, gid)],
+            "phase": g.phase or None, "seq": g.seq, "deadline": None, "remaining_seconds": None,
+            "position": None, "to_order": [], "submitted": [], "ready": [], "winner": g.winner or None,
+            "grace": settings.get("grace", 0), "reminders": settings.get("reminders", []),
+            "absences": absences.policy(settings), "late": [],
+            "draw_subsets": settings.get("draw_subsets", False),
+            "civil_disorder_vote": settings.get("civil_disorder_vote", "yes"),
+            "last_year": g.last_year, "ended_by": g.ended_by or None, "result": g.result,
+            "tournament": g.tournament or None, "forked_from": g.forked_from,
+        }
+        if g.seq:
+            position = g.position
+            state |= {
+                "position": {k: position.get(k, {} if k != "contested" else []) for k in VIEW_POSITION},
+                "to_order": g.to_order,
+                "submitted": sorted(self.t.r.hkeys(keys.orders(gid, g.seq))),
+                "ready": sorted(self.t.r.smembers(keys.ready(gid, g.seq))),
+                "deadline": iso(g.deadline),
+                "remaining_seconds": g.remaining,
+                "late": (g.late or []) if g.status in (GameStatus.OPEN, GameStatus.PAUSED) else [],
+            }
+        return state
+
+    def history(self, gid: str) -> list[dict]:
+        if not self.t.r.exists(keys.game(gid)):
+            raise NotFound(f"there is no game '{gid}'")
+        return [json.loads(h) for h in self.t.r.lrange(keys.history(gid), 0, -1)]
+
+    def own_orders(self, gid: str, token: str | None) -> dict:
+        player = self.t.player_for(gid, token)
+        g = self.t.load(self.t.r, gid)
+        seq = g.seq
+        to_order = g.to_order if seq else []
+        submitted = self.t.r.hgetall(keys.orders(gid, seq)) if seq else {}
+        ready = self.t.r.smembers(keys.ready(gid, seq)) if seq else set()
+        return {"phase": g.phase or None, "seq": seq, "player": player["id"], "powers": {
+            power: {"must_order": power in to_order, "ready": power in ready,
+                    "orders": json.loads(submitted[power]) if submitted.get(power) else None}
+            for power in player["powers"]}}
+
+    def export(self, gid: str) -> dict:
+        """The game and its whole history as one JSON document, and when it expires (None: not yet set to)."""
+        state, phases, ttl = self.public_state(gid), self.history(gid), self.t.r.ttl(keys.game(gid))
+        now = self.t.now()
+        return {"game": state, "phases": phases, "exported_at": iso(now),
+                "expires_at": iso(now + ttl) if ttl > 0 else None}
+
+    def result(self, gid: str) -> dict:
+        g = self.t.load(self.t.r, gid)
+        if g.status != GameStatus.FINISHED:
+            raise Conflict(f"game '{gid}' is {g.status}; it has a result once it is finished")
+        return {"game": gid, "ended_by": g.ended_by, "ended_at": iso(g.ended_at), "phase": g.phase,
+                "result": g.result}
+
+    def scores(self, gid: str, system: str) -> dict:
+        if system not in scoring.SYSTEMS:
+            raise NotFound(f"path system: unknown scoring system '{system}'; the systems are "
+                           f"{', '.join(scoring.SYSTEMS)}")
+        found = self.result(gid)
+        try:
+            scores = scoring.score(system, found["result"])
+        except scoring.ResultError as e:
+            raise Invalid(f"game '{gid}' cannot be scored under {system}: result.{e.field}: {e.message}")
+        return {**found, "system": system, "scores": scoring.as_numbers(scores), "exact": scoring.as_exact(scores)}
+
+    def audit(self, gid: str, token: str | None) -> list[dict]:
+        self.t.check_director(self.t.load(self.t.r, gid), token)
+        return audit.read(self.t.r, self.t.table, gid)
