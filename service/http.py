@@ -26,7 +26,7 @@ import re
 from pathlib import Path
 
 import redis
-import yaml
+from jsonschema_path import SchemaPath
 from flask import Response, current_app, g, request
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException
@@ -177,39 +177,31 @@ def _flask_path(rule: str) -> str:
 
 
 class Contract:
-    """What openapi.yaml says each operation needs before its view runs:
-    the formats of its path parameters and whether it takes a token."""
+    """What openapi.yaml says each operation needs before its view runs: the formats of
+    its path parameters and whether it takes a token.  The spec is read with openapi-core's
+    reader (``jsonschema_path``, which follows its ``$ref``s): openapi.yaml is the one source."""
 
     def __init__(self, spec_path: Path):
-        spec = yaml.safe_load(spec_path.read_text())
+        spec = SchemaPath.from_file_path(str(spec_path))
         self.formats: dict[str, dict[str, re.Pattern]] = {}
         self.needs_token: dict[tuple[str, str], str] = {}
         self.creates: set[tuple[str, str]] = set()  # operations answering 201: a retry makes another
-        for path, item in spec.get("paths", {}).items():
-            params = list(item.get("parameters", []))
+        for path, item in (spec / "paths").items():
+            shared = list(item / "parameters") if "parameters" in item else []
             for method, op in item.items():
-                if method == "parameters" or not isinstance(op, dict):
+                if method == "parameters" or "responses" not in op:
                     continue
-                for param in params + op.get("parameters", []):
-                    param = self._resolve(spec, param)
-                    pattern = self._resolve(spec, param.get("schema", {})).get("pattern")
-                    if param.get("in") == "path" and pattern:
-                        self.formats.setdefault(path, {})[param["name"]] = re.compile(pattern)
-                if "201" in op.get("responses", {}):
+                for param in shared + (list(op / "parameters") if "parameters" in op else []):
+                    schema = param / "schema" if "schema" in param else None
+                    if (param / "in").read_value() == "path" and schema is not None and "pattern" in schema:
+                        name = (param / "name").read_value()
+                        self.formats.setdefault(path, {})[name] = re.compile((schema / "pattern").read_value())
+                if "201" in op / "responses":
                     self.creates.add((path, method.upper()))
-                security = op.get("security")
+                security = (op / "security").read_value() if "security" in op else None
                 if security and all(alternative for alternative in security):
                     names = [TOKEN_NAMES.get(name, "a token") for alt in security for name in alt]
                     self.needs_token[(path, method.upper())] = " or ".join(dict.fromkeys(names))
-
-    @staticmethod
-    def _resolve(spec: dict, node: dict) -> dict:
-        while isinstance(node, dict) and "$ref" in node:
-            target = spec
-            for part in node["$ref"].lstrip("#/").split("/"):
-                target = target[part]
-            node = target
-        return node
 
     def check(self) -> None:
         """Raise the 404 or 401 the request gets before its view runs."""
