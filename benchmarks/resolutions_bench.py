@@ -45,11 +45,11 @@ from pathlib import Path
 import requests
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(1, str(ROOT / "tests" / "service"))
+sys.path.insert(0, str(ROOT))  # run as a script: the repository root (adjudicator, service, tests)
 
 from adjudicator import serverdice  # noqa: E402
 from service.launch import free_port, service_commands, start_redis, stop  # noqa: E402
+from workers.core.settings import Settings  # noqa: E402
 
 MAX_STEPS = 50          # answers per resolution, at most
 RESOLVE_TIMEOUT = 300   # seconds a client waits for one resolution's outcome
@@ -60,7 +60,7 @@ HTTP_TIMEOUT = 30
 def conflict_state() -> dict:
     """TV-30 (CASES["statecraft.conflict"]): USA, CHN and DEMO fight over Mexico."""
     try:
-        from resolution_cases import CASES
+        from tests.service.resolution_cases import CASES
         return CASES["statecraft.conflict"][1]
     except ImportError:  # the same state, written out
         def power(pp=10, leader_value=1, pool=10, support=4, **more):
@@ -113,9 +113,9 @@ class Stack:
         self.redis, self.redis_url = start_redis(tmp / "redis", persist=False)
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "REDIS_URL": self.redis_url,
+        env = {**os.environ, "REDIS_URL": self.redis_url, "RATE_LIMITS": "off",  # eight clients from one address
                "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-        commands = service_commands("127.0.0.1", self.port)
+        commands = service_commands("127.0.0.1", self.port, Settings.from_env(env))
         for name, command in [("api", commands["api"]), ("scheduler", commands["scheduler"]),
                               *[(f"worker{i}", commands["worker"]) for i in range(workers)]]:
             log = open(tmp / f"{name}.log", "ab")

@@ -65,6 +65,7 @@ def epoch(iso: str) -> float:
 
 def start_service(workers: int, durable: bool):
     from service.launch import free_port, service_commands, start_redis, stop, wait_until
+    from workers.core.settings import Settings
     import subprocess
 
     tmp = Path(tempfile.mkdtemp(prefix="loadtest-"))
@@ -72,7 +73,7 @@ def start_service(workers: int, durable: bool):
     port = free_port()
     env = {**os.environ, "REDIS_URL": url, "PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING", "RATE_LIMITS": "off"}
     log = open(tmp / "service.log", "w")
-    commands = service_commands("127.0.0.1", port)
+    commands = service_commands("127.0.0.1", port, Settings.from_env(env))
     commands = [cmd for name, cmd in commands.items() if name != "worker"] + [commands["worker"]] * workers
     procs = [subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
              for cmd in commands]
