@@ -12,7 +12,7 @@ The statuses and the moves between them are in ``workers.core.machine``.
 from __future__ import annotations
 
 import json
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any, ClassVar
 
 from .machine import GameStatus, ResolutionStatus
@@ -24,26 +24,27 @@ class Codec:
     write: Any  # value -> str | int | float
 
 
-def _opt(kind):
-    return Codec(lambda s: kind(float(s)) if kind is int else kind(s), lambda v: "" if v is None else v)
+def _or_empty(value):
+    return "" if value is None else value
 
 
-TEXT = Codec(str, lambda v: "" if v is None else v)
-INT = Codec(lambda s: int(s), lambda v: v)
-OPT_INT = _opt(int)
-OPT_FLOAT = _opt(float)
+# an empty string is "no value": the field takes its default when read
+TEXT = Codec(str, _or_empty)
+INT = Codec(int, _or_empty)
+OPT_INT = Codec(lambda s: int(float(s)), _or_empty)
+OPT_FLOAT = Codec(float, _or_empty)
 JSON = Codec(json.loads, lambda v: "" if v is None else json.dumps(v))
 FLAG = Codec(lambda s: s not in ("", "0"), lambda v: 1 if v else "")
+
+
+def enum_codec(kind):
+    return Codec(kind, str)
 
 
 def _field(codec: Codec, default=None, factory=None):
     if factory is not None:
         return field(default_factory=factory, metadata={"codec": codec})
     return field(default=default, metadata={"codec": codec})
-
-
-def status(kind):
-    return Codec(kind, str)
 
 
 class Record:
@@ -77,9 +78,8 @@ class Record:
         return self.encode(**{f.name: getattr(self, f.name) for f in fields(self)})
 
     def changed(self, **changes):
-        """This record with ``changes`` (what it will be once they are written)."""
-        values = {f.name: getattr(self, f.name) for f in fields(self)}
-        return type(self)(**(values | changes))
+        """This record with ``changes`` (what it is once they are written)."""
+        return replace(self, **changes)
 
 
 def _required(codec: Codec):
@@ -93,7 +93,7 @@ class GameRecord(Record):
     id: str = _required(TEXT)
     variant: str = _required(TEXT)
     director: str = _required(TEXT)  # the director token's hash
-    status: GameStatus = _field(status(GameStatus), GameStatus.FORMING)
+    status: GameStatus = _field(enum_codec(GameStatus), GameStatus.FORMING)
     name: str = _field(TEXT, "")
     rules: dict = _field(JSON, factory=dict)
     settings: dict = _field(JSON, factory=dict)
@@ -133,7 +133,7 @@ class ResolutionRecord(Record):
     id: str = _required(TEXT)
     kind: str = _required(TEXT)
     director: str = _required(TEXT)
-    status: ResolutionStatus = _field(status(ResolutionStatus), ResolutionStatus.OPEN)
+    status: ResolutionStatus = _field(enum_codec(ResolutionStatus), ResolutionStatus.OPEN)
     version: str = _field(TEXT, "1")  # of the engine that wrote the log
     state: dict = _field(JSON, factory=dict)  # the starting state
     participants: dict = _field(JSON, factory=dict)
