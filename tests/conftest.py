@@ -11,18 +11,10 @@ The helpers behind them are in tests/service/svc_stack.py.
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 import redis
 
-ROOT = Path(__file__).resolve().parent.parent
-for path in (ROOT, ROOT / "tests" / "service"):
-    if str(path) not in sys.path:
-        sys.path.insert(0, str(path))
-
-from svc_stack import Api, Stack  # noqa: E402
+from tests.service.svc_stack import Api, Stack
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,8 @@ after winter, phases follow spec 5.2 with empty phases skipped."""
 import pytest
 
 from adjudicator.diplomacy import VARIANTS
-from randomgame import play
+
+from tests.diplomacy.helpers import play
 
 ORDER = {"S": 0, "F": 1, "W": 2}
 

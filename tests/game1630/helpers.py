@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from adjudicator.procedure import Decision, Dice, Outcome, Sealed
 
+from tests import procedure_driver
+
 
 def card(card_id: str, country: str, value: int) -> dict:
     return {"id": card_id, "kind": "INFLUENCE", "country": country, "value": value}
@@ -10,9 +12,6 @@ def card(card_id: str, country: str, value: int) -> dict:
 
 def special(card_id: str, kind: str = "ASSASSIN") -> dict:
     return {"id": card_id, "kind": "SPECIAL", "special": kind}
-
-
-import procedure_driver  # tests/ is on sys.path (its conftest.py)
 
 
 def pile(state: str, *cards: dict) -> dict:

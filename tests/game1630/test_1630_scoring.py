@@ -2,7 +2,7 @@
 from adjudicator.game1630 import SCORING
 from adjudicator.procedure import Outcome, next_step
 
-from .helpers import named_pile
+from tests.game1630.helpers import named_pile
 
 
 def score(displays, counters, countries, vp=None):

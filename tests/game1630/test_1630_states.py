@@ -5,7 +5,7 @@ from adjudicator.game1630 import SCORING, VOTE, WAR
 from adjudicator.game1630.state import PLACEHOLDER_ADJACENCY
 from adjudicator.procedure import InvalidState, next_step
 
-from .helpers import card, named_pile, pile, special
+from tests.game1630.helpers import card, named_pile, pile, special
 
 
 def errors(procedure, state):

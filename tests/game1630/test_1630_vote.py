@@ -5,7 +5,7 @@ from adjudicator.game1630 import VOTE
 from adjudicator.procedure import (Decision, Dice, IllegalDecision, NotYourStep, Outcome, Sealed, answer,
                                    check_answer, next_step)
 
-from .helpers import card, drive, label, named_pile, outcome, pile
+from tests.game1630.helpers import card, drive, label, named_pile, outcome, pile
 
 
 def vote_state(players, caller, displays, hands=None, countries=None, config=None):

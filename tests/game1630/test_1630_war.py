@@ -6,7 +6,7 @@ from adjudicator.game1630.war import DEFENDER, modifiers
 from adjudicator.game1630.state import Config, initial_country
 from adjudicator.procedure import Dice, IllegalDecision, answer, next_step
 
-from .helpers import outcome
+from tests.game1630.helpers import outcome
 
 CONFIG = Config().load({})
 

@@ -5,7 +5,8 @@ import pytest
 
 from adjudicator.nations import FINAL_SCORING
 from adjudicator.procedure import InvalidState, next_step
-from nations_helpers import drive, game, nation
+
+from tests.nations.helpers import drive, game, nation
 
 ZIGGURAT = {"id": "Ziggurat", "type": "building", "per_worker": {"stability": 2},
             "production": {"stone": 1}, "worker_vp": [1, 1]}

@@ -3,7 +3,8 @@ import pytest
 
 from adjudicator.nations import EVENT, FAMINE, FORCED_LOSS, PRODUCTION
 from adjudicator.procedure import IllegalDecision, answer, next_step
-from nations_helpers import DEFAULT, drive, event_card, game, nation, part, resources, vp
+
+from tests.nations.helpers import DEFAULT, drive, event_card, game, nation, part, resources, vp
 
 
 def loss(state, nid, resource, amount):

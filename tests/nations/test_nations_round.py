@@ -2,7 +2,8 @@
 import pytest
 
 from adjudicator.nations import KNOWLEDGE_SCORING, PLAYER_ORDER, RESOLUTION
-from nations_helpers import drive, event_card, game, nation, part, resources, vp
+
+from tests.nations.helpers import drive, event_card, game, nation, part, resources, vp
 
 
 @pytest.mark.parametrize("a_stability, order", [(2, ["C", "B", "A", "D"]), (5, ["C", "A", "B", "D"])],

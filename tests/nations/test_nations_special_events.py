@@ -10,7 +10,8 @@ import pytest
 
 from adjudicator.nations import EVENT
 from adjudicator.procedure import NO_DEFAULT, InvalidState, next_step
-from nations_helpers import drive, event_card, game, nation, part, resources, vp
+
+from tests.nations.helpers import drive, event_card, game, nation, part, resources, vp
 
 FIVE = ["China", "Persia", "Greece", "Rome", "Egypt"]
 

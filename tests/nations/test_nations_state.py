@@ -4,7 +4,8 @@ import pytest
 from adjudicator.nations import EVENT, FORCED_LOSS, WAR
 from adjudicator.nations.state import stability, strength
 from adjudicator.procedure import InvalidState, next_step
-from nations_helpers import event_card, game, nation, part
+
+from tests.nations.helpers import event_card, game, nation, part
 
 
 def errors(procedure, state):

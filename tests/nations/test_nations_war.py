@@ -3,7 +3,8 @@ import pytest
 
 from adjudicator.nations import WAR
 from adjudicator.procedure import IllegalDecision, answer, next_step
-from nations_helpers import DEFAULT, drive, game, nation, resources, vp
+
+from tests.nations.helpers import DEFAULT, drive, game, nation, resources, vp
 
 W = {"id": "W*", "loss": {"food": 5}, "vp_loss": 1}
 

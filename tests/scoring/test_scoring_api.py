@@ -4,11 +4,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from scoring_helpers import POWERS, result
 
 from adjudicator.scoring import SYSTEMS, UnknownSystemError, as_exact, as_numbers, score
 from adjudicator.scoring.common import shared_rank_points
 from adjudicator.scoring.systems.bangkok import domination_points
+
+from tests.scoring.helpers import POWERS, result
 
 F = Fraction
 

@@ -7,9 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from scoring_helpers import load_vectors, result
 
 from adjudicator.scoring import SYSTEMS
+
+from tests.scoring.helpers import load_vectors, result
 
 ROOT = Path(__file__).resolve().parents[2]
 

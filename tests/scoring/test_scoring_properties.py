@@ -10,9 +10,10 @@ from fractions import Fraction
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scoring_helpers import POWERS
 
 from adjudicator.scoring import SYSTEMS, as_numbers, load_result, score
+
+from tests.scoring.helpers import POWERS
 
 SETTINGS = settings(max_examples=150, deadline=None)
 SOLO_WINNER_POINTS = {"dss": 100, "sum_of_squares": 100, "carnage": 28034, "cdiplo100": 100, "tribute": 100,

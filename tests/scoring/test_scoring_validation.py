@@ -5,9 +5,10 @@ import copy
 
 import marshmallow
 import pytest
-from scoring_helpers import result
 
 from adjudicator.scoring import ResultError, ResultSchema, load_result, score
+
+from tests.scoring.helpers import result
 
 # A valid base: G06 of the spec (a draw leaving out AUSTRIA, two eliminated).
 G06 = result((2, 8, 0, 9, 3, 12, 0), end="draw", draw=("ENGLAND", "GERMANY", "ITALY", "RUSSIA"),

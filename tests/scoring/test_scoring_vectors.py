@@ -5,9 +5,10 @@ import re
 from fractions import Fraction
 
 import pytest
-from scoring_helpers import POWERS, SPEC, load_vectors, vector_text
 
 from adjudicator.scoring import SYSTEMS, as_numbers, score
+
+from tests.scoring.helpers import POWERS, SPEC, load_vectors, vector_text
 
 VECTORS = load_vectors()
 

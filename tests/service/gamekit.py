@@ -1,7 +1,7 @@
 """Helpers to set up and drive games over HTTP in the service tests."""
 from __future__ import annotations
 
-from svc_stack import wait_for
+from tests.service.svc_stack import wait_for
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 LONG = {"first_movement": 3600, "movement": 3600, "retreat": 3600, "adjustment": 3600}

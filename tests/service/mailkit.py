@@ -1,9 +1,8 @@
-"""Real SMTP for the mail tests: a capturing relay (aiosmtpd, with AUTH) that the workers deliver
-to, and a service stack whose workers use it and whose own listener (python -m service.mail
---listen) takes the players' mail from smtplib clients."""
+"""Real SMTP for the mail tests: a capturing relay (aiosmtpd, with AUTH) that the service's jobs
+deliver to, and the service in this process (inprocess.py) whose jobs use it and whose own SMTP
+listener (service.mail.listener, in a thread) takes the players' mail from smtplib clients."""
 from __future__ import annotations
 
-import os
 import smtplib
 import socket
 import threading
@@ -15,7 +14,8 @@ from unittest import mock
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult
 
-from svc_stack import Api, Stack, wait_for
+from tests.service.inprocess import InProcessApi, InProcessStack
+from tests.service.svc_stack import wait_for
 
 USER, PASSWORD = "judge", "relay-secret"
 JUDGE = "judge@dip.test"
@@ -68,23 +68,30 @@ def text(msg: EmailMessage) -> str:
     return msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
 
 
-class MailStack(Stack):
-    """The service with SMTP: its workers send through ``relay``; its listener is on ``smtp_port``."""
+class MailStack(InProcessStack):
+    """The service in this process (see inprocess.py) with SMTP: its jobs send through ``relay``;
+    its own listener (``service.mail.listener``, as ``python -m service.mail --listen`` runs it)
+    takes the players' mail on ``smtp_port``, in a thread of this process, from smtplib clients."""
 
-    def __init__(self, redis_url, logs, relay: Relay, **env):
+    def __init__(self, redis_url, relay: Relay, **env):
         from service.launch import free_port
+        from service.mail import listener
+        from service.mail.commands import Inbox
+        from workers.tables.games import Games
 
         self.smtp_port = free_port()
-        extra = {"SMTP_PORT": str(self.smtp_port), "SMTP_URL": relay.url, "MAIL_FROM": JUDGE, **env}
-        with mock.patch.dict(os.environ, extra):
-            super().__init__(redis_url, logs)
-        self.start("mail")
-        wait_for(self._smtp_up, 20, "the mail listener")
+        super().__init__(redis_url, SMTP_PORT=str(self.smtp_port), SMTP_URL=relay.url, MAIL_FROM=JUDGE, **env)
+        # the listener's size limit is its process's MAIL_MAX_BYTES: this stack's
+        with mock.patch.object(listener, "MAX_BYTES", self.settings.mail_max_bytes):
+            self.listener = listener.controller(Inbox(Games(self.store)), self.smtp_port)
+        self.listener.start()
 
-    def _smtp_up(self) -> bool:
-        assert self.procs["mail"].poll() is None, (self.logs / "mail.log").read_text()
+    def listening(self) -> bool:
+        """The listener is up: its thread runs and it takes connections."""
+        if not self.listener._thread.is_alive():
+            return False
         try:
-            socket.create_connection(("127.0.0.1", self.smtp_port), timeout=1).close()
+            socket.create_connection(("127.0.0.1", self.smtp_port), timeout=5).close()
             return True
         except OSError:
             return False
@@ -102,8 +109,14 @@ class MailStack(Stack):
         with smtplib.SMTP("127.0.0.1", self.smtp_port, timeout=30) as client:
             return client.send_message(msg)
 
+    def close(self) -> None:
+        self.listener.stop()
+        super().close()
 
-def start(redis_url_factory, tmp_path_factory, **env):
+
+def start(redis_url, **env):
+    """A relay, the mail stack on ``redis_url`` and its client.  The tests run with the stack
+    driving the time (``stack.driving()``), as tests/service/conftest.py does for ``api``."""
     relay = Relay()
-    stack = MailStack(redis_url_factory, tmp_path_factory.mktemp("mail-logs"), relay, **env)
-    return relay, stack, Api(stack.base)
+    stack = MailStack(redis_url, relay, **env)
+    return relay, stack, InProcessApi(stack)

@@ -7,15 +7,15 @@ plain JSON data (``json.loads(json.dumps(state)) == state``).
 
 The states are the ones the game tests use (tests/statecraft, tests/game1630,
 tests/nations, tests/versailles), written out here with small builders that
-mirror the test helper modules, so this module imports nothing from the game
-tests and works both under pytest (tests/service is on ``sys.path``) and as a
-script.
+mirror the test helper modules; from the game tests it imports only the
+Versailles builders (tests/versailles/helpers.py).  It is a module of the
+``tests`` package: under pytest, and as a script run from the repository root.
 
 Driving a case: answer each step with :func:`answer_for` (a decision's or sealed
 step's default where it has one, otherwise a legal choice; the dice
 ``[1 + (k % sides) for k in range(count)]``); every case reaches its Outcome in
-well under :data:`MAX_STEPS` steps.  ``python tests/service/resolution_cases.py``
-drives them all and prints what happened.
+well under :data:`MAX_STEPS` steps.  ``python -m tests.service.resolution_cases``
+(from the repository root) drives them all and prints what happened.
 
 Choices made for the service tests:
 
@@ -33,19 +33,14 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Any, Mapping
-
-if __name__ == "__main__":  # run as a script: make the repository root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
 
 MAX_STEPS = 200
 
 
 # --- builders (mirroring the test helper modules) ---------------------------------------------
 
-# statecraft (tests/statecraft/statecraft_helpers.py)
+# statecraft (tests/statecraft/helpers.py)
 
 def power(pp=10, leader_value=1, pool=10, support=4, **more) -> dict:
     return {"pp": pp, "leader_value": leader_value, "pool": pool, "support": support, **more}
@@ -80,7 +75,7 @@ def named_pile(owner: str, country: str, values, state: str = "DOMINANT") -> dic
     return pile(state, *(card(f"{owner}-{country}-{i}", country, v) for i, v in enumerate(values)))
 
 
-# nations (tests/nations/nations_helpers.py)
+# nations (tests/nations/helpers.py)
 
 def nation(strength=0, stability=0, vp=0, **fields) -> dict:
     resources = {t: fields.pop(t) for t in ("gold", "stone", "food", "knowledge") if t in fields}
@@ -102,9 +97,8 @@ def part(selector, polarity, *effects, **extra) -> dict:
     return {"selector": selector, "polarity": polarity, "effects": list(effects), **extra}
 
 
-# versailles: the builders of its own tests (a module without imports of its own)
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "versailles"))
-from versailles_fixtures import tv10_state, tv22_state  # noqa: E402
+# versailles: the builders of its own tests (tests/versailles/helpers.py)
+from tests.versailles.helpers import tv10_state, tv22_state  # noqa: E402
 
 
 # --- the cases --------------------------------------------------------------------------------

@@ -1,15 +1,27 @@
-"""What the fixtures in tests/conftest.py are built from: the service stack as
+"""What the service tests' fixtures are built from: the service stack as
 the launcher runs it (``Stack``), an HTTP client that validates every response
-against openapi.yaml (``Api``), and ``wait_for`` (poll a condition with a
-bounded timeout)."""
+against openapi.yaml (``Api``), and time: ``wait_for`` (poll a condition with a
+bounded timeout), ``now`` and ``pass_time``.
+
+Time has two worlds.  Against real processes it is the real clock.  While an
+in-process stack (tests/service/inprocess.py) *drives* the test (its
+``driving()`` context, entered by the fixtures of tests/service/conftest.py),
+it is that stack's fake clock: ``wait_for`` moves the fake clock on by
+``interval`` between polls and runs what fell due instead of sleeping,
+``pass_time`` moves it on instead of sleeping, and ``now`` reads it.  A test
+written with these three runs unchanged in both worlds."""
 from __future__ import annotations
 
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
+from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
+from types import SimpleNamespace
 
 import requests
 
@@ -26,16 +38,94 @@ TEST_ENV = {"WEBHOOK_HOSTS": "loopback",  # the tests' receivers; nothing genera
             "LOG_LEVEL": "INFO", "RATE_LIMITS": "off"}
 
 
-def wait_for(condition, timeout: float = 20.0, what: str = "the condition", interval: float = 0.05):
-    """Poll ``condition`` until it returns something truthy (returned) or ``timeout`` passes."""
-    end = time.monotonic() + timeout
+# Held while os.environ is changed for a moment (InProcessStack.driving) and while a copy of it is
+# taken for a process (``environment()``), so that no copy catches it changed.
+ENVIRONMENT_LOCK = threading.Lock()
+
+
+def environment() -> dict[str, str]:
+    """A copy of this process's environment, for a process a test starts."""
+    with ENVIRONMENT_LOCK:
+        return dict(os.environ)
+
+
+def _driver():
+    """Where the stack driving the time lives: one place however this module was imported (as
+    ``svc_stack`` or as ``tests.service.svc_stack``, which would otherwise be two modules)."""
+    return sys.modules.setdefault("_svc_stack_time_driver", SimpleNamespace(stack=None, thread=None))
+
+
+def driving_stack():
+    """The in-process stack whose fake clock is the time now (None: real time).  It drives the
+    thread that made it drive (the test's); any other thread keeps the real time."""
+    driver = _driver()
+    return driver.stack if driver.thread is threading.current_thread() else None
+
+
+@contextmanager
+def driven_by(stack):
+    """Make ``stack`` (anything with ``clock()`` and ``advance(seconds)``) the time of ``wait_for``,
+    ``now`` and ``pass_time`` in this thread until the block ends.  Used by ``InProcessStack.driving``."""
+    driver = _driver()
+    if driver.stack is not None and driver.stack is not stack:
+        raise RuntimeError("another in-process stack is already driving the time")
+    previous = driver.stack, driver.thread
+    driver.stack, driver.thread = stack, threading.current_thread()
+    try:
+        yield stack
+    finally:
+        driver.stack, driver.thread = previous
+
+
+def now() -> float:
+    """The time (epoch seconds): the driving stack's fake clock, or the real one."""
+    stack = driving_stack()
+    return stack.clock() if stack is not None else time.time()
+
+
+def pass_time(seconds: float) -> None:
+    """Let ``seconds`` go by: the driving stack's fake clock moves on (and what fell due runs),
+    or, against real processes, a real sleep."""
+    stack = driving_stack()
+    if stack is not None:
+        stack.advance(seconds)
+    else:
+        time.sleep(seconds)
+
+
+# In-process, a failing wait also stops after this much real time (on top of ``timeout`` fake seconds).
+REAL_TIME_MARGIN = 60.0
+
+
+def wait_for(condition, timeout: float = 20.0, what: str = "the condition", interval: float = 0.05,
+             real: bool = False):
+    """Poll ``condition`` until it returns something truthy (returned) or ``timeout`` passes.
+
+    Against real processes: a real sleep of ``interval`` between polls.  While an in-process
+    stack drives the time: no sleep; the fake clock moves on by ``interval`` between polls and
+    the stack runs what fell due (deadlines, scheduled jobs, the jobs they queue), and
+    ``timeout`` counts fake seconds (a deadline 3 s away is reached in 60 polls of 0.05 s).
+    ``real``: real time whatever drives the test (waiting for a real process to start)."""
+    stack = None if real else driving_stack()
+    if stack is None:
+        end = time.monotonic() + timeout
+        while True:
+            value = condition()
+            if value:
+                return value
+            if time.monotonic() > end:
+                raise AssertionError(f"timed out after {timeout} s waiting for {what}; last value {value!r}")
+            time.sleep(interval)
+    waited, real_end = 0.0, time.monotonic() + timeout + REAL_TIME_MARGIN
     while True:
         value = condition()
         if value:
             return value
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}; last value {value!r}")
-        time.sleep(interval)
+        if waited >= timeout or time.monotonic() > real_end:
+            raise AssertionError(f"timed out after {waited:g} s of the fake clock waiting for {what}; "
+                                 f"last value {value!r}")
+        stack.advance(interval)
+        waited += interval
 
 
 class Stack:
@@ -49,13 +139,14 @@ class Stack:
         self.logs = logs
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.env = {**os.environ, **(TEST_ENV if env is None else env), "REDIS_URL": redis_url,
-                    "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+        ambient = environment()
+        self.env = {**ambient, **(TEST_ENV if env is None else env), "REDIS_URL": redis_url,
+                    "PYTHONPATH": os.pathsep.join([str(ROOT), ambient.get("PYTHONPATH", "")])}
         self.commands = service_commands("127.0.0.1", self.port, Settings.from_env(self.env))
         self.procs: dict[str, subprocess.Popen] = {}
         for name in ("api", "scheduler", "worker"):
             self.start(name)
-        wait_for(self._api_up, 30, "the API to answer /v1/health")
+        wait_for(self._api_up, 30, "the API to answer /v1/health", real=True)
 
     def _api_up(self) -> bool:
         try:
@@ -77,34 +168,13 @@ class Stack:
             proc.wait(15)
 
     def close(self) -> None:
-        for name in list(self.procs):
-            self.stop(name)
-
-
-class ApiProcess:
-    """gunicorn alone, with settings of its own (``extra``) on top of ``TEST_ENV``, against ``redis_url``:
-    for tests that need an API unlike the shared stack's.  ``close()`` stops it."""
-
-    def __init__(self, redis_url: str, logs: Path, **extra: str):
-        from service.launch import free_port, service_commands
-
-        port = free_port()
-        self.base = f"http://127.0.0.1:{port}"
-        env = {**os.environ, **TEST_ENV, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT), **extra}
-        with open(logs / "api.log", "wb") as log:
-            self.proc = subprocess.Popen(service_commands("127.0.0.1", port)["api"], env=env, cwd=ROOT,
-                                         stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        wait_for(self._up, 30, "the API")
-
-    def _up(self) -> bool:
-        try:
-            return requests.get(f"{self.base}/v1/variants", timeout=2).status_code == 200
-        except requests.RequestException:
-            return False
-
-    def close(self) -> None:
-        os.killpg(self.proc.pid, signal.SIGTERM)
-        self.proc.wait(15)
+        """Stop every process, all at once (each stops gracefully on SIGTERM)."""
+        procs, self.procs = self.procs, {}
+        for proc in procs.values():
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in procs.values():
+            proc.wait(15)
 
 
 def _text(body, **parameters) -> str:
@@ -117,19 +187,25 @@ def _yaml(body, **parameters):
     return yaml.safe_load(_text(body))
 
 
+@lru_cache(maxsize=1)
+def openapi():
+    """openapi.yaml, read once, as openapi-core validates responses against it (the clients share it)."""
+    import json
+
+    from openapi_core import Config, OpenAPI
+
+    return OpenAPI.from_file_path(str(SPEC), config=Config(
+        extra_media_type_deserializers={"application/problem+json": json.loads,
+                                        "application/yaml": _yaml, "text/html": _text, "text/plain": _text}))
+
+
 class Api:
     """requests, against the stack, with every response validated against openapi.yaml."""
 
     def __init__(self, base: str):
-        import json
-
-        from openapi_core import Config, OpenAPI
-
         self.base = base
         self.http = requests.Session()
-        self.spec = OpenAPI.from_file_path(str(SPEC), config=Config(
-            extra_media_type_deserializers={"application/problem+json": json.loads,
-                                            "application/yaml": _yaml, "text/html": _text, "text/plain": _text}))
+        self.spec = openapi()
         self.checked = 0
 
     def call(self, method: str, path: str, token: str | None = None, json=None, data=None, check: bool = True,
@@ -148,6 +224,10 @@ class Api:
             self.spec.validate_response(RequestsOpenAPIRequest(resp.request), RequestsOpenAPIResponse(resp))
             self.checked += 1
         return resp
+
+    def clone(self) -> "Api":
+        """Another client of the same service (a connection of its own, for another thread)."""
+        return Api(self.base)
 
     def get(self, path, **kw):
         return self.call("GET", path, **kw)
@@ -177,7 +257,7 @@ class Launcher:
         self.cwd, self.args = cwd, args
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+        self.env = {k: v for k, v in environment().items() if k != "REDIS_URL"}
         self.env |= {"PORT": str(self.port), "PYTHONPATH": str(ROOT), "RATE_LIMITS": "off", **env}
         self.proc: subprocess.Popen | None = None
 
@@ -195,7 +275,7 @@ class Launcher:
         self.started = time.time()
         if wait:
             wait_for(lambda: self.proc.poll() is not None or self.log.count("Docs:") > banners, 60,
-                     "the launcher to print its URLs")
+                     "the launcher to print its URLs", real=True)
             assert self.proc.poll() is None, self.log
         return self
 

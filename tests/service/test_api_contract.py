@@ -6,7 +6,7 @@ import re
 import yaml
 from openapi_spec_validator import validate
 
-from svc_stack import SPEC
+from tests.service.svc_stack import SPEC
 
 
 def _flask_routes(app) -> set[tuple[str, str]]:

@@ -1,21 +1,20 @@
 """The director's actions: start early, extend, pause and resume, force adjudication."""
 from __future__ import annotations
 
-import time
-
-from svc_stack import wait_for
-from gamekit import LONG, new_game
-from test_api_orders import _epoch
+from tests.service.svc_stack import now, pass_time, wait_for
+from tests.service.gamekit import LONG, new_game
+from tests.service.test_api_orders import _epoch
 
 SHORT = {"first_movement": 3, "movement": 3, "retreat": 3, "adjustment": 3}
 
 
 def _stays(game, phase: str, until: float) -> None:
-    """The phase is still ``phase`` at every poll until ``until`` (epoch seconds)."""
-    while time.time() < until:
+    """The phase is still ``phase`` at every poll until ``until`` (epoch seconds, the service's
+    clock: the fake one in-process, which each poll moves on by 0.2 s)."""
+    while now() < until:
         state = game.state()
         assert state["phase"] == phase, state
-        time.sleep(0.2)
+        pass_time(0.2)
 
 
 def test_only_the_director_may_act(api):

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamekit import new_game
+from tests.service.gamekit import new_game
 
 
 def test_malformed_json_says_where(api):

@@ -8,20 +8,18 @@ import threading
 import redis
 from rq import Queue, Retry
 
-from svc_stack import wait_for
-from gamekit import new_game
+from tests.service.svc_stack import wait_for
+from tests.service.gamekit import new_game
 from workers.core import keys
 from workers.tables.games import Games
 from workers.core.store import Store
-from workers.runtime import jobs
 from workers.runtime.worker import AdjudicationWorker
 
 
-def test_racing_adjudications_commit_once(api, stack, redis_url):
-    """Two jobs and four direct calls race on one closed phase; one commits."""
-    jobs.install(Store(redis_url))  # for the jobs run by the in-process worker below
-    stack.stop("worker")  # nobody else takes the jobs while we set up the race
-    try:
+def test_racing_adjudications_commit_once(api, inproc, redis_url):
+    """Two jobs and four direct calls race on one closed phase; one commits.  In this process:
+    the jobs use the in-process stack's store, and no job runs while the race is set up."""
+    with inproc.holding():  # nobody else takes the jobs while we set up the race
         game = new_game(api)
         game.submit("FRANCE", ["A PAR - BUR"])
         assert game.director_action("adjudicate").json()["status"] == "adjudicating"
@@ -57,17 +55,16 @@ def test_racing_adjudications_commit_once(api, stack, redis_url):
         assert store.close_at_deadline(game.id, 1, 0) is False
         assert not store.advance(game.id, 1).done
         assert len(game.history()) == 1
-    finally:
-        stack.start("worker")
 
 
-def test_worker_killed_mid_adjudication(api, stack, redis_client):
+def test_worker_killed_mid_adjudication(live_api, stack, live_redis_client):
     """The worker dies (SIGKILL) in the middle of an adjudication.  RQ's
     abandoned-job handling retries the job on the next worker, the phase is
-    adjudicated once, and every accepted order is in the result."""
+    adjudicated once, and every accepted order is in the result.  (Real processes.)"""
+    redis_client = live_redis_client
     stack.stop("worker")
     stack.start("worker", ADJ_FAULT_STALL_SECONDS="9")  # stalls inside the adjudication
-    game = new_game(api)
+    game = new_game(live_api)
     orders = {"FRANCE": ["A PAR - BUR", "F BRE - MAO"], "GERMANY": ["A MUN - RUH"], "ITALY": ["A VEN - PIE"]}
     for power, lines in orders.items():
         assert game.submit(power, lines).status_code == 200

@@ -1,6 +1,7 @@
 """Never a 500, and every error honest: the repros of issue 11, each against the
-running service (real gunicorn, real Redis), and each over every endpoint of
-openapi.yaml it concerns."""
+service (in this process on a real Redis; what gunicorn answers itself, 413 and
+414, against the real stack), and each over every endpoint of openapi.yaml it
+concerns."""
 from __future__ import annotations
 
 import re
@@ -11,8 +12,8 @@ import pytest
 import requests
 import yaml
 
-from gamekit import new_game
-from svc_stack import SPEC, wait_for
+from tests.service.gamekit import new_game
+from tests.service.svc_stack import SPEC, wait_for
 
 SAMPLE = {"power": "FRANCE", "system": "dss", "round_number": "1"}
 
@@ -202,37 +203,36 @@ def test_a_very_long_path_is_a_414_problem(stack, length):
 # ---------------------------------------------------------------- the store fails
 @pytest.fixture()
 def own_service(tmp_path):
-    """An API (gunicorn) on a Redis of its own, which the test may kill and restart on its data."""
+    """The service in this process on a Redis of its own, which the test may kill and restart on its
+    data (the service drives the time while the test runs, as the ``api`` fixture's does)."""
     from service.launch import free_port, start_redis, stop
-    from svc_stack import ApiProcess
+    from tests.service.inprocess import InProcessApi, InProcessStack
 
     redis_port = free_port()
     data = tmp_path / "redis"
     proc, url = start_redis(data, port=redis_port)
-    api = ApiProcess(url, tmp_path)
-    service = {"base": api.base, "redis": proc, "data": data, "redis_port": redis_port}
-    yield service
-    api.close()
+    stack = InProcessStack(url)
+    service = {"api": InProcessApi(stack), "redis": proc, "data": data, "redis_port": redis_port}
+    with stack.driving():
+        yield service
+    stack.close()
     stop(service["redis"])
 
 
 def test_store_down_is_a_503_that_says_it_may_have_been_applied(own_service):
-    from openapi_core.contrib.requests import RequestsOpenAPIRequest, RequestsOpenAPIResponse
-    from svc_stack import Api
-
     from service.launch import start_redis
 
-    api = Api(own_service["base"])
+    api = own_service["api"]
     game = new_game(api)
     assert game.ready("FRANCE").status_code == 200
     own_service["redis"].send_signal(signal.SIGKILL)
     own_service["redis"].wait()
 
     def unavailable(method, path, **kw):
-        resp = requests.request(method, own_service["base"] + path, timeout=15, **kw)
+        resp = api.request(method, path, check=False, **kw)
         assert resp.status_code == 503 and resp.headers["Retry-After"].isdigit(), resp.text
         assert resp.headers["Content-Type"] == "application/problem+json"
-        api.spec.validate_response(RequestsOpenAPIRequest(resp.request), RequestsOpenAPIResponse(resp))
+        api.validate(resp)
         return resp.json()["detail"]
 
     ready = {"json": {"ready": False}, "headers": {"Authorization": f"Bearer {game.tokens['FRANCE']}"}}

@@ -1,10 +1,11 @@
-"""A game played over HTTP against the real stack: gunicorn, an RQ worker, RQ's scheduler, Redis."""
+"""A game played through the API against the service in this process (its jobs run as a worker would,
+its deadlines pass on a fake clock: tests/service/inprocess.py), on a real Redis."""
 from __future__ import annotations
 
 import time
 
-from svc_stack import wait_for
-from gamekit import LONG, POWERS, new_game
+from tests.service.svc_stack import wait_for
+from tests.service.gamekit import LONG, POWERS, new_game
 
 
 def test_random_draw_gives_every_player_one_power_and_starts_when_full(api):

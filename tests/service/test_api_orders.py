@@ -1,10 +1,8 @@
 """Submitting orders: how they are read, what is refused, late submissions, secrecy."""
 from __future__ import annotations
 
-import time
-
-from svc_stack import wait_for
-from gamekit import POWERS, new_game
+from tests.service.svc_stack import now, wait_for
+from tests.service.gamekit import POWERS, new_game
 
 
 def test_submission_reads_each_order_into_canonical_form(api):
@@ -63,7 +61,7 @@ def test_late_submissions_are_refused(api):
     game = new_game(api, deadlines={"first_movement": 2, "movement": 3600, "retreat": 60, "adjustment": 60})
     assert game.submit("RUSSIA", ["A WAR - GAL"]).status_code == 200
     deadline = game.state()["deadline"]
-    wait_for(lambda: time.time() >= _epoch(deadline), 10, "the deadline to pass")
+    wait_for(lambda: now() >= _epoch(deadline), 10, "the deadline to pass")
     late = game.submit("RUSSIA", ["A MOS - UKR"], phase="S1901M")  # the next phase may already be open
     assert late.status_code == 409
     assert ("deadline of S1901M passed" in late.json()["detail"]
@@ -125,25 +123,30 @@ def test_clear_checks_its_query(api):
 def test_submissions_racing_the_deadline_are_never_lost(api):
     """Every power keeps replacing its orders while the deadline passes: the
     orders adjudicated are exactly each power's last submission that got 200,
-    and once one got 409 no later one got 200."""
+    and once one got 409 no later one got 200.  (In-process, the deadline passes
+    when the fake clock is moved past it, with the seven still submitting; the
+    deadline's job then races their requests.)"""
     import threading
 
-    import requests
+    from tests.service.svc_stack import pass_time
 
     sets = {"AUSTRIA": (["A VIE - GAL"], ["A VIE - BOH"]), "ENGLAND": (["F LON - NTH"], ["F LON - ENG"]),
             "FRANCE": (["A PAR - BUR"], ["A PAR - PIC"]), "GERMANY": (["A BER - KIE"], ["A BER - SIL"]),
             "ITALY": (["A VEN - TYR"], ["A VEN - PIE"]), "RUSSIA": (["A WAR - UKR"], ["A WAR - GAL"]),
             "TURKEY": (["A CON - BUL"], ["A SMY - ARM"])}
     game = new_game(api, deadlines={"first_movement": 2, "movement": 3600, "retreat": 60, "adjustment": 60})
+    deadline = _epoch(game.state()["deadline"])
     last: dict[str, list[str]] = {}
     late_success: list[str] = []
+    progress = {power: 0 for power in sets}  # submissions made, per power (inf once it stopped)
+    moved = threading.Condition()
 
     def hammer(power):
-        session, refused, i = requests.Session(), False, 0
+        client, refused, i = api.clone(), False, 0  # a connection (a test client) of its own
         while i < 2000:
             orders = sets[power][i % 2]
-            r = session.put(f"{api.base}{game.path}/orders/{power}", json={"orders": orders, "phase": "S1901M"},
-                            headers={"Authorization": f"Bearer {game.tokens[power]}"}, timeout=10)
+            r = client.put(f"{game.path}/orders/{power}", json={"orders": orders, "phase": "S1901M"},
+                           token=game.tokens[power])
             assert r.status_code in (200, 409), r.text
             if r.status_code == 200:
                 if refused:
@@ -155,6 +158,9 @@ def test_submissions_racing_the_deadline_are_never_lost(api):
             if refused and i >= stop_at:
                 return
             i += 1
+            with moved:
+                progress[power] = i
+                moved.notify_all()
 
     failures: list[str] = []
 
@@ -163,10 +169,17 @@ def test_submissions_racing_the_deadline_are_never_lost(api):
             hammer(power)
         except Exception as e:  # report it here, not as a thread warning
             failures.append(f"{power}: {e!r}")
+        finally:
+            with moved:
+                progress[power] = float("inf")
+                moved.notify_all()
 
     threads = [threading.Thread(target=run, args=(p,)) for p in sets]
     for t in threads:
         t.start()
+    with moved:  # every power is submitting ...
+        assert moved.wait_for(lambda: min(progress.values()) >= 10, 60), progress
+    pass_time(max(0.0, deadline - now()) + 1)  # ... when the deadline passes
     for t in threads:
         t.join(60)
     assert failures == [] and late_success == []

@@ -1,5 +1,6 @@
 """The one-command start: python -m service.launch (embedded Redis or REDIS_URL), stopped by Ctrl-C;
-``--workers N``; supervision (dead children started again, giving up after repeated failures)."""
+``--workers N``; supervision (dead children started again, giving up after repeated failures).
+Real processes, in the background from the start of the session (tests/service/background.py)."""
 from __future__ import annotations
 
 import os
@@ -10,15 +11,15 @@ import sys
 import pytest
 import requests
 
-from gamekit import new_game
-from svc_stack import ROOT, Api, Launcher, wait_for
+from tests.service.gamekit import new_game
+from tests.service.svc_stack import ROOT, Api, Launcher, environment, wait_for
 from service.launch import free_port
 
 
 def _launch(cwd, **env):
     port = free_port()
     log = open(cwd / "launch.log", "w")
-    full_env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    full_env = {k: v for k, v in environment().items() if k != "REDIS_URL"}
     full_env |= {"PORT": str(port), "PYTHONPATH": str(ROOT), **env}
     proc = subprocess.Popen([sys.executable, "-m", "service.launch"], cwd=cwd, env=full_env, stdout=log,
                             stderr=subprocess.STDOUT)
@@ -40,6 +41,7 @@ def _ctrl_c(proc, base, cwd) -> None:
     assert "Stopped." in (cwd / "launch.log").read_text()
 
 
+@pytest.mark.background
 def test_embedded_redis_keeps_data_across_restarts(tmp_path):
     proc, base = _launch(tmp_path)
     try:
@@ -57,16 +59,24 @@ def test_embedded_redis_keeps_data_across_restarts(tmp_path):
         _ctrl_c(proc, base, tmp_path)
 
 
-def test_uses_redis_url_when_given(tmp_path, redis_url):
-    proc, base = _launch(tmp_path, REDIS_URL=redis_url)
+@pytest.mark.background
+def test_uses_redis_url_when_given(tmp_path):
+    from service.launch import start_redis, stop
+
+    redis_proc, redis_url = start_redis(tmp_path / "redis", persist=False)  # a Redis of its own
     try:
-        assert f"Redis: {redis_url}" in (tmp_path / "launch.log").read_text()
-        assert requests.get(f"{base}/v1/health", timeout=5).json()["redis"] is True
+        proc, base = _launch(tmp_path, REDIS_URL=redis_url)
+        try:
+            assert f"Redis: {redis_url}" in (tmp_path / "launch.log").read_text()
+            assert requests.get(f"{base}/v1/health", timeout=5).json()["redis"] is True
+        finally:
+            _ctrl_c(proc, base, tmp_path)
+        assert not (tmp_path / "data").exists()
     finally:
-        _ctrl_c(proc, base, tmp_path)
-    assert not (tmp_path / "data").exists()
+        stop(redis_proc)
 
 
+@pytest.mark.background
 def test_workers_option_and_dead_children_started_again_while_the_api_serves(tmp_path):
     service = Launcher(tmp_path, "--workers", "2").start()
     try:
@@ -96,12 +106,14 @@ def test_workers_option_and_dead_children_started_again_while_the_api_serves(tmp
         assert service.stop() == 0, service.log
 
 
+@pytest.mark.background
 def test_a_bad_setting_stops_the_launcher_at_once_and_says_which(tmp_path):
     service = Launcher(tmp_path, WORKER_MAINTENANCE_INTERVAL="five").start(wait=False)
     assert service.proc.wait(30) == 2, service.log
     assert "WORKER_MAINTENANCE_INTERVAL='five' is not a valid int" in service.log
 
 
+@pytest.mark.background
 def test_gives_up_after_repeated_failures_and_says_why(tmp_path):
     # a worker that cannot start: the interpreter of the worker, and only its, exits at start-up
     (tmp_path / "sitecustomize.py").write_text(

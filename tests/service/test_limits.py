@@ -6,8 +6,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from gamekit import POWERS
-from svc_stack import Api, wait_for
+from tests.service.gamekit import POWERS
+from tests.service.svc_stack import wait_for
 
 from workers.core import keys
 from workers.core.settings import Settings
@@ -65,13 +65,16 @@ def test_limits_can_be_turned_off(redis_url):
 
 # ---------------------------------------------------------------- expiry and export
 @pytest.fixture()
-def short_lived(redis_url, tmp_path):
-    """An API (gunicorn) whose finished games live 3 s and whose forming games 2 s."""
-    from svc_stack import ApiProcess
+def short_lived(redis_url):
+    """The service (in this process, on real time: Redis expires the keys) whose finished games live
+    3 s and whose forming games 2 s."""
+    import time
 
-    service = ApiProcess(redis_url, tmp_path, GAME_TTL_FINISHED="3", GAME_TTL_FORMING="2")
-    yield Api(service.base)
-    service.close()
+    from tests.service.inprocess import InProcessApi, InProcessStack
+
+    stack = InProcessStack(redis_url, clock=time.time, GAME_TTL_FINISHED="3", GAME_TTL_FORMING="2")
+    yield InProcessApi(stack)
+    stack.close()
 
 
 def _seconds_until(moment: str) -> float:
@@ -106,7 +109,7 @@ def test_a_joined_seat_keeps_a_forming_game_and_a_finished_game_expires_after_it
 
 
 def test_export_of_a_played_game_has_its_history(api):
-    from gamekit import new_game
+    from tests.service.gamekit import new_game
 
     game = new_game(api)
     game.submit("FRANCE", ["A PAR - BUR"])

@@ -10,8 +10,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 import redis
 
-from mailkit import JUDGE, start, text
-from svc_stack import wait_for
+from tests.service.mailkit import JUDGE, start, text
+from tests.service.svc_stack import wait_for
 from workers.core import keys
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
@@ -26,15 +26,23 @@ S1901 = {"AUSTRIA": ["A VIE - GAL", "A BUD - SER", "F TRI - ALB"],
 
 
 @pytest.fixture(scope="module")
-def mail(tmp_path_factory):
+def mail_service(tmp_path_factory):
+    """The service in this process on a Redis of its own, with the relay and its own SMTP listener."""
     from service.launch import start_redis, stop
 
     proc, url = start_redis(tmp_path_factory.mktemp("mail-redis"), persist=False)
-    relay, stack, api = start(url, tmp_path_factory)
+    relay, stack, api = start(url)
     yield relay, stack, api, redis.Redis.from_url(url, decode_responses=True)
     stack.close()
     relay.close()
     stop(proc)
+
+
+@pytest.fixture
+def mail(mail_service):
+    """The mail service, driving the time (its fake clock) while the test runs."""
+    with mail_service[1].driving():
+        yield mail_service
 
 
 def _reply(stack, relay, power: str, to_msg, body: str, expect: str):

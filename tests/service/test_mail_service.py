@@ -14,8 +14,8 @@ from email.message import EmailMessage
 import pytest
 import redis
 
-from mailkit import JUDGE, start, text
-from svc_stack import ROOT, wait_for
+from tests.service.mailkit import JUDGE, start, text
+from tests.service.svc_stack import ROOT, environment, wait_for
 from workers.core import keys
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
@@ -24,15 +24,23 @@ MAX_BYTES = 2 * 1024 * 1024
 
 
 @pytest.fixture(scope="module")
-def mail(tmp_path_factory):
+def mail_service(tmp_path_factory):
+    """The service in this process on a Redis of its own, with the relay and its own SMTP listener."""
     from service.launch import start_redis, stop
 
     proc, url = start_redis(tmp_path_factory.mktemp("mail-redis"), persist=False)
-    relay, stack, api = start(url, tmp_path_factory, MAIL_MAX_BYTES=str(MAX_BYTES))
+    relay, stack, api = start(url, MAIL_MAX_BYTES=str(MAX_BYTES))
     yield relay, stack, api, url
     stack.close()
     relay.close()
     stop(proc)
+
+
+@pytest.fixture
+def mail(mail_service):
+    """The mail service, driving the time (its fake clock) while the test runs."""
+    with mail_service[1].driving():
+        yield mail_service
 
 
 def _game(api, emails: dict | None = None, **settings) -> tuple[str, str, dict]:
@@ -107,7 +115,7 @@ def test_bad_mail_never_crashes_the_listener_or_loses_orders(mail):
     # nothing of that touched France's orders, and the listener is still up
     own = api.get(f"/v1/games/{gid}/orders", token=tokens["FRANCE"]).json()
     assert own["powers"]["FRANCE"]["orders"] == ["A PAR - BUR", "F BRE - MAO"]
-    assert stack.procs["mail"].poll() is None
+    assert stack.listening()
 
 
 def test_a_reply_shows_own_orders_only_to_their_player(mail):
@@ -128,7 +136,7 @@ def test_pipe_mode_reads_one_message_on_stdin(mail):
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"], msg["Message-ID"] = "pipe@players.test", JUDGE, "by pipe", "<p1@players.test>"
     msg.set_content("HELP")
-    env = {**os.environ, "REDIS_URL": url, "PYTHONPATH": str(ROOT)}
+    env = {**environment(), "REDIS_URL": url, "PYTHONPATH": str(ROOT)}
     run = subprocess.run([sys.executable, "-m", "service.mail"], input=msg.as_bytes(), env=env, capture_output=True,
                          timeout=60, cwd=ROOT)
     assert run.returncode == 0 and b"replied to pipe@players.test" in run.stdout, run.stderr
@@ -212,11 +220,12 @@ def test_grace_then_the_missed_orders_policy(mail):
     assert "A BUR" in state["position"]["units"]["FRANCE"] and state["late"] == []
 
 
+@pytest.mark.background
 def test_the_launcher_starts_the_listener_and_keeps_mail_in_a_maildir(tmp_path):
     from service.launch import free_port
 
     smtp, port = free_port(), free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "SMTP_URL")}
+    env = {k: v for k, v in environment().items() if k not in ("REDIS_URL", "SMTP_URL")}
     env |= {"PORT": str(port), "SMTP_PORT": str(smtp), "PYTHONPATH": str(ROOT), "MAIL_FROM": JUDGE}
     log = open(tmp_path / "launch.log", "w")
     proc = subprocess.Popen([sys.executable, "-m", "service.launch"], cwd=tmp_path, env=env, stdout=log,

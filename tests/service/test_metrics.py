@@ -1,13 +1,17 @@
 """Seeing it run: Prometheus metrics at /metrics (every process of the stack),
 structured JSON logs with a request id, and /v1/health's workers, scheduler and
-oldest waiting job."""
+oldest waiting job.
+
+What needs the real processes (the workers and the scheduler /v1/health and the
+gauges see, the processes' log files, metrics added up across processes) runs
+on the real stack (``live_api``); a job's retries are counted in this process."""
 from __future__ import annotations
 
 import json
 import re
 
-from gamekit import new_game
-from svc_stack import wait_for
+from tests.service.gamekit import new_game
+from tests.service.svc_stack import wait_for
 
 from workers.core import keys
 
@@ -28,7 +32,8 @@ def _sum(samples: dict[str, float], name: str, **labels: str) -> float:
                and all(f'{label}="{value}"' in k for label, value in labels.items()))
 
 
-def test_requests_submissions_and_adjudications_are_counted(api):
+def test_requests_submissions_and_adjudications_are_counted(live_api):
+    api = live_api
     before = _metrics(api)
     game = new_game(api, deadlines={"first_movement": 3, "movement": 3600, "retreat": 3600, "adjustment": 3600})
     assert game.submit("FRANCE", ["A PAR - BUR"]).status_code == 200
@@ -55,14 +60,14 @@ def test_requests_submissions_and_adjudications_are_counted(api):
     assert after["adjudication_workers"] >= 1 and after["adjudication_scheduler_running"] == 1
 
 
-def test_a_failing_job_counts_its_retries(api, stack):
+def test_a_failing_job_counts_its_retries(api, inproc):
     import redis
     from rq import Queue, Retry
 
     from workers.core.store import JOB_RETRIES
 
     before = _metrics(api)
-    queue = Queue(keys.QUEUE, connection=redis.Redis.from_url(stack.redis_url))
+    queue = Queue(keys.QUEUE, connection=redis.Redis.from_url(inproc.redis_url))
     job = queue.enqueue("workers.runtime.jobs.advance", "no-such-table", "0123456789ab", 1, retry=Retry(max=JOB_RETRIES))
     wait_for(lambda: job.get_status(refresh=True) == "failed", 30, "the job to fail for good")
     after = _metrics(api)
@@ -83,7 +88,8 @@ def _log_lines(path) -> list[dict]:
     return lines
 
 
-def test_one_json_log_line_per_request_and_per_job_with_the_request_id(api, stack):
+def test_one_json_log_line_per_request_and_per_job_with_the_request_id(live_api, stack):
+    api = live_api
     resp = api.get("/v1/variants", headers={"X-Request-Id": "test-req-0001"})
     assert resp.headers["X-Request-Id"] == "test-req-0001"
     generated = api.get("/v1/variants", headers={"X-Request-Id": "not a sane id"}).headers["X-Request-Id"]
@@ -105,7 +111,8 @@ def test_one_json_log_line_per_request_and_per_job_with_the_request_id(api, stac
     assert job["outcome"] == "done" and job["result"] == "committed S1901M" and job["duration_ms"] > 0
 
 
-def test_health_sees_the_workers_and_the_scheduler(api):
+def test_health_sees_the_workers_and_the_scheduler(live_api):
+    api = live_api
     health = api.get("/v1/health").json()
     assert health["status"] == "ok" and health["redis"] is True
     assert health["workers"] and all(w["name"] and w["last_heartbeat"] for w in health["workers"])

@@ -1,4 +1,5 @@
-"""Recovery in seconds, with the service's default settings: real processes killed for real.
+"""Recovery in seconds, with the service's default settings: real processes killed for real
+(these tests run in the background from the start of the session: tests/service/background.py).
 
 * the scheduler killed (SIGKILL): the launcher starts it again and the next
   deadline fires within 10 s;
@@ -10,7 +11,9 @@
   deadline fires within 10 s;
 * a worker killed in the middle of a step: the step runs again within 30 s,
   once, and ``attempts`` counts both tries;
-* several schedulers racing on the same due deadlines queue each exactly once.
+* several schedulers racing on the same due deadlines queue each exactly once;
+* and, in this process (nothing is killed there), a failing deadline does not hold
+  up the others of its batch.
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import closing, contextmanager
 from datetime import datetime
 from pathlib import Path
 
@@ -28,8 +32,8 @@ import requests
 from rq import Queue
 from rq.job import Job
 
-from gamekit import LONG, new_game
-from svc_stack import ROOT, Api, Launcher, Stack, wait_for
+from tests.service.gamekit import LONG, new_game
+from tests.service.svc_stack import ROOT, Api, Launcher, Stack, environment, wait_for
 from workers.core import keys
 from workers.core.settings import Settings
 
@@ -61,10 +65,11 @@ def replaced(service: Launcher, kind: str, old: int) -> int:
                     f"the launcher to start a new {kind}")
 
 
+@pytest.mark.background
 def test_a_killed_scheduler_is_started_again_and_the_next_deadline_fires_within_10_s(tmp_path):
     service = Launcher(tmp_path).start()
     try:
-        game = new_game(Api(service.base), deadlines={**LONG, "first_movement": 4})
+        game = new_game(Api(service.base), deadlines={**LONG, "first_movement": 2})
         deadline = epoch(game.state()["deadline"])
         [scheduler] = service.children()["scheduler"]
         os.kill(scheduler, signal.SIGKILL)
@@ -78,12 +83,13 @@ def test_a_killed_scheduler_is_started_again_and_the_next_deadline_fires_within_
         assert service.stop() == 0, service.log
 
 
+@pytest.mark.background
 @pytest.mark.parametrize("what", ["the launcher", "every process"])
 def test_after_a_sigkill_of_the_service_deadlines_fire_within_10_s_of_the_restart(tmp_path, what):
     service = Launcher(tmp_path).start()
     api = Api(service.base)
-    missed = new_game(api, deadlines={**LONG, "first_movement": 3})  # its deadline passes while all is down
-    later = new_game(api, deadlines={**LONG, "first_movement": 25})  # after the restart
+    missed = new_game(api, deadlines={**LONG, "first_movement": 2})  # its deadline passes while all is down
+    later = new_game(api, deadlines={**LONG, "first_movement": 10})  # after the restart
     assert missed.submit("FRANCE", FRANCE).status_code == 200
     missed_at, later_at = (epoch(g.state()["deadline"]) for g in (missed, later))
     processes = service.everything()
@@ -105,11 +111,12 @@ def test_after_a_sigkill_of_the_service_deadlines_fire_within_10_s_of_the_restar
         assert service.stop() == 0, service.log
 
 
+@pytest.mark.background
 def test_redis_killed_is_started_again_on_its_data_and_the_next_deadline_fires_within_10_s(tmp_path):
     service = Launcher(tmp_path).start()
     try:
         api = Api(service.base)
-        game = new_game(api, deadlines={**LONG, "first_movement": 6})
+        game = new_game(api, deadlines={**LONG, "first_movement": 3})
         assert game.submit("FRANCE", FRANCE).status_code == 200
         deadline = epoch(game.state()["deadline"])
         [old] = service.children()["redis"]
@@ -127,44 +134,58 @@ def test_redis_killed_is_started_again_on_its_data_and_the_next_deadline_fires_w
         assert service.stop() == 0, service.log
 
 
-@pytest.fixture
-def private_redis(tmp_path):
-    """A Redis of this test alone (so no other test's worker takes its jobs)."""
+@contextmanager
+def own_redis(tmp_path):
+    """A Redis of this test alone (so no other test's worker takes its jobs); its URL."""
     from service.launch import start_redis, stop
 
     proc, url = start_redis(tmp_path / "redis", persist=False)
-    yield url
-    stop(proc)
-
-
-def test_a_step_whose_worker_died_runs_again_within_30_s_and_counts_every_attempt(tmp_path, private_redis):
-    stack = Stack(private_redis, tmp_path, env={"RATE_LIMITS": "off"})  # the default recovery settings
-    r = redis.Redis.from_url(private_redis, decode_responses=True)
     try:
-        stack.stop("worker")
-        stack.start("worker", ADJ_FAULT_STALL_SECONDS="15")  # stalls inside the adjudication
-        game = new_game(Api(stack.base), deadlines={**LONG, "first_movement": 2})
-        assert game.submit("FRANCE", FRANCE).status_code == 200
-        wait_for(lambda: r.hget(keys.game(game.id), "attempts") == "1", 20, "the deadline's adjudication to start")
-        stack.stop("worker", signal.SIGKILL)
-        killed = time.time()
-        stack.start("worker")
-        game.wait_phase("F1901M", timeout=45)
-        assert reopened(game) - killed <= 30
-        [record] = game.history()
-        assert record["attempts"] == 2 and record["closed_by"] == "deadline"
-        assert record["orders"] == {"FRANCE": FRANCE}
+        yield url
     finally:
-        stack.close()
+        stop(proc)
 
 
-def test_a_failing_deadline_does_not_hold_up_the_others_of_its_batch(tmp_path, private_redis):
+@pytest.fixture
+def private_redis(tmp_path):
+    with own_redis(tmp_path) as url:
+        yield url
+
+
+@pytest.mark.background
+def test_a_step_whose_worker_died_runs_again_within_30_s_and_counts_every_attempt(tmp_path):
+    with own_redis(tmp_path) as private_redis:
+        stack = Stack(private_redis, tmp_path, env={"RATE_LIMITS": "off"})  # the default recovery settings
+        r = redis.Redis.from_url(private_redis, decode_responses=True)
+        try:
+            stack.stop("worker")
+            stack.start("worker", ADJ_FAULT_STALL_SECONDS="15")  # stalls inside the adjudication
+            game = new_game(Api(stack.base), deadlines={**LONG, "first_movement": 2})
+            assert game.submit("FRANCE", FRANCE).status_code == 200
+            wait_for(lambda: r.hget(keys.game(game.id), "attempts") == "1", 20, "the deadline's adjudication to start")
+            stack.stop("worker", signal.SIGKILL)
+            killed = time.time()
+            stack.start("worker")
+            game.wait_phase("F1901M", timeout=45)
+            assert reopened(game) - killed <= 30
+            [record] = game.history()
+            assert record["attempts"] == 2 and record["closed_by"] == "deadline"
+            assert record["orders"] == {"FRANCE": FRANCE}
+        finally:
+            stack.close()
+
+
+def test_a_failing_deadline_does_not_hold_up_the_others_of_its_batch(private_redis):
+    """No process is killed here: the service runs in this process (on a Redis of its own, so that
+    no other test's deadline joins the batch), its fake clock passes the deadline."""
     from rq.registry import FailedJobRegistry
 
-    stack = Stack(private_redis, tmp_path)
+    from tests.service.inprocess import InProcessApi, InProcessStack
+
+    stack = InProcessStack(private_redis)
     r = redis.Redis.from_url(private_redis)
-    try:
-        game = new_game(Api(stack.base), deadlines={**LONG, "first_movement": 3})
+    with stack.driving(), closing(stack):
+        game = new_game(InProcessApi(stack), deadlines={**LONG, "first_movement": 3})
         assert game.submit("FRANCE", FRANCE).status_code == 200
         deadline = int(epoch(game.state()["deadline"]))
         broken = f"nosuchtable:{game.id}:1:{deadline}"
@@ -176,29 +197,29 @@ def test_a_failing_deadline_does_not_hold_up_the_others_of_its_batch(tmp_path, p
         assert "1 of 2 deadlines failed" in job.latest_result().exc_string and "nosuchtable" in \
             job.latest_result().exc_string
         assert [h["orders"] for h in game.history()] == [{"FRANCE": FRANCE}]  # the retries were no-ops
-    finally:
-        stack.close()
 
 
-def test_schedulers_racing_queue_each_due_deadline_exactly_once(private_redis, tmp_path):
-    r = redis.Redis.from_url(private_redis)
-    env = {**os.environ, "REDIS_URL": private_redis, "PYTHONPATH": str(ROOT), "LOG_LEVEL": "INFO"}
-    logs = [tmp_path / f"scheduler-{i}.log" for i in range(3)]
-    schedulers = [subprocess.Popen([sys.executable, "-m", "workers.runtime.scheduler"], env=env, stdout=log.open("w"),
-                                   stderr=subprocess.STDOUT) for log in logs]
-    try:
-        wait_for(lambda: all("started" in log.read_text() for log in logs), 30, "the three schedulers to run")
-        past = int(time.time()) - 5
-        entries = [f"game:{i:012x}:1:{past}" for i in range(600)]
-        for i in range(0, len(entries), 50):  # added while they run, as phases open
-            r.zadd(DEADLINES, {e: past for e in entries[i:i + 50]})
-        wait_for(lambda: r.zcard(DEADLINES) == 0, 20, "the schedulers to take every due deadline")
-        queue = Queue(keys.QUEUE, connection=r)
-        batches = [Job.fetch(j, connection=r).args[0] for j in queue.get_job_ids()]
-        assert sorted(e for batch in batches for e in batch) == sorted(entries)  # each once, none lost
-        assert max(map(len, batches)) <= DEADLINE_BATCH
-    finally:
-        for proc in schedulers:
-            proc.terminate()
-        for proc in schedulers:
-            assert proc.wait(10) == 0
+@pytest.mark.background
+def test_schedulers_racing_queue_each_due_deadline_exactly_once(tmp_path):
+    with own_redis(tmp_path) as private_redis:
+        r = redis.Redis.from_url(private_redis)
+        env = {**environment(), "REDIS_URL": private_redis, "PYTHONPATH": str(ROOT), "LOG_LEVEL": "INFO"}
+        logs = [tmp_path / f"scheduler-{i}.log" for i in range(3)]
+        schedulers = [subprocess.Popen([sys.executable, "-m", "workers.runtime.scheduler"], env=env,
+                                       stdout=log.open("w"), stderr=subprocess.STDOUT) for log in logs]
+        try:
+            wait_for(lambda: all("started" in log.read_text() for log in logs), 30, "the three schedulers to run")
+            past = int(time.time()) - 5
+            entries = [f"game:{i:012x}:1:{past}" for i in range(600)]
+            for i in range(0, len(entries), 50):  # added while they run, as phases open
+                r.zadd(DEADLINES, {e: past for e in entries[i:i + 50]})
+            wait_for(lambda: r.zcard(DEADLINES) == 0, 20, "the schedulers to take every due deadline")
+            queue = Queue(keys.QUEUE, connection=r)
+            batches = [Job.fetch(j, connection=r).args[0] for j in queue.get_job_ids()]
+            assert sorted(e for batch in batches for e in batch) == sorted(entries)  # each once, none lost
+            assert max(map(len, batches)) <= DEADLINE_BATCH
+        finally:
+            for proc in schedulers:
+                proc.terminate()
+            for proc in schedulers:
+                assert proc.wait(10) == 0

@@ -1,4 +1,5 @@
-"""Resolutions end to end (contracts/resolutions.md): real Redis, gunicorn, RQ worker and scheduler.
+"""Resolutions end to end (contracts/resolutions.md): the service in this process on a real Redis, its
+jobs and deadlines run there (tests/service/inprocess.py); a worker killed mid-step on the real stack.
 
 Every response is checked against openapi.yaml by the ``api`` client."""
 from __future__ import annotations
@@ -13,7 +14,7 @@ from jsonschema import Draft202012Validator
 
 from adjudicator.kinds import KINDS
 from adjudicator.procedure import Outcome, play
-from svc_stack import wait_for
+from tests.service.svc_stack import wait_for
 from workers.core import keys
 
 
@@ -256,11 +257,12 @@ def test_a_changed_past_step_halts_the_resolution(api, redis_client):
     assert len(view["log"]) == 1
 
 
-def test_a_worker_killed_while_advancing_the_step_is_taken_once(api, stack):
+def test_a_worker_killed_while_advancing_the_step_is_taken_once(live_api, stack):
+    """Real processes: the worker is killed (SIGKILL) in the middle of the step."""
     stack.stop("worker")
     stack.start("worker", ADJ_FAULT_STALL_SECONDS="8")
     try:
-        res = create(api, "1630.war", TV11)
+        res = create(live_api, "1630.war", TV11)
         wait_for(lambda: any(j for j in stack_jobs(stack, res.id)), 30, "the worker to take the job")
         stack.stop("worker", signal.SIGKILL)
         assert res.view()["status"] == "waiting" and res.view()["log"] == []
@@ -282,7 +284,7 @@ def stack_jobs(stack, rid):
 
 # ---------------------------------------------------------------- every kind
 try:
-    from resolution_cases import CASES, answer_for
+    from tests.service.resolution_cases import CASES, answer_for
 except ImportError:  # the cases module is being written
     CASES, answer_for = {}, None
 

@@ -2,11 +2,10 @@
 fork (any phase into a new sandbox game) and the director's audit log, over HTTP."""
 from __future__ import annotations
 
-import time
 from datetime import datetime
 
-from gamekit import LONG, SOLO_START, created_game, finished, new_game
-from svc_stack import wait_for
+from tests.service.gamekit import LONG, SOLO_START, created_game, finished, new_game
+from tests.service.svc_stack import now, wait_for
 
 
 def when(iso: str) -> float:
@@ -31,7 +30,7 @@ def test_rollback_keeps_the_superseded_branch_and_reopens_the_phase_fresh(api):
     assert api.post(f"{game.path}/rollback", json={"seq": 9, "reason": "x"}, token=game.director).status_code == 422
     assert api.post(f"{game.path}/rollback", json={"seq": 2}, token=game.director).status_code == 422
 
-    started = time.time()
+    started = now()  # the service's clock
     resp = api.post(f"{game.path}/rollback", json={"seq": 2, "reason": "France's orders were misread"},
                     token=game.director)
     assert resp.status_code == 200, resp.text

@@ -13,6 +13,13 @@ a game decide, not a schema) is in schemathesis.toml beside this file.
 Bounded: a fixed seed, a fixed number of examples per operation, one worker
 (CPython 3.11's ast.parse, which Hypothesis calls to describe strategies, is
 not thread-safe), well under a minute here.
+
+No HTTP: ``schemathesis run`` (a process of its own, the same arguments and
+output) has the service in its own process, its requests sent to the WSGI
+application of an in-process stack on a Redis of this test
+(tests/service/schemathesis_hooks.py).  It runs in the background from the
+start of the session (tests/service/background.py), after the tests there
+that mostly wait.
 """
 from __future__ import annotations
 
@@ -21,20 +28,31 @@ import subprocess
 import sys
 from pathlib import Path
 
-from svc_stack import SPEC
+import pytest
+
+from tests.service.svc_stack import ROOT, SPEC, environment
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 EXAMPLES = 20
 SEED = 11
 
 
-def test_schemathesis_finds_no_failure(stack, tmp_path):
+@pytest.mark.background
+def test_schemathesis_finds_no_failure(tmp_path):
+    from service.launch import start_redis, stop
+
+    redis_proc, redis_url = start_redis(tmp_path / "redis", persist=False)  # the service's store, its own
+    env = {**environment(), "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT),
+           "SCHEMATHESIS_HOOKS": "tests.service.schemathesis_hooks"}
     command = [str(Path(sys.executable).with_name("schemathesis")), "--config-file", str(CONFIG), "--no-color",
-               "run", str(SPEC), "--url", stack.base, "--phases", "examples,coverage,fuzzing,stateful",
+               "run", str(SPEC), "--url", "http://localhost", "--phases", "examples,coverage,fuzzing,stateful",
                "--mode", "all", "--checks", "all", "--exclude-checks", "ignored_auth",
                "--max-examples", str(EXAMPLES), "--seed", str(SEED), "--workers", "1",
                "--request-timeout", "15", "--report", "junit", "--report-dir", str(tmp_path)]
-    run = subprocess.run(command, capture_output=True, text=True, timeout=110, cwd=tmp_path)
+    try:
+        run = subprocess.run(command, capture_output=True, text=True, timeout=110, cwd=tmp_path, env=env)
+    finally:
+        stop(redis_proc)
     assert run.returncode == 0, f"{run.stdout[-12000:]}\n{run.stderr[-3000:]}"
     summary = run.stdout[run.stdout.index("SUMMARY"):]
     for phase in ("Examples", "Coverage", "Fuzzing", "Stateful"):

@@ -7,7 +7,7 @@ import io
 from fractions import Fraction
 from itertools import combinations
 
-from gamekit import LONG, POWERS, SOLO_START, Game, finished, propose, vote
+from tests.service.gamekit import LONG, POWERS, SOLO_START, Game, finished, propose, vote
 
 PLAYERS = [f"Player {i}" for i in range(1, 15)]
 

@@ -11,8 +11,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from gamekit import POWERS, new_game, propose, vote
-from svc_stack import wait_for
+from tests.service.gamekit import POWERS, new_game, propose, vote
+from tests.service.svc_stack import wait_for
 
 
 class Receiver:
@@ -42,7 +42,8 @@ class Receiver:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05},
+                                       daemon=True)  # a short poll: close() waits for one
         self.thread.start()
 
     def at(self, path: str) -> list[dict]:

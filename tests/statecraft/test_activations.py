@@ -4,7 +4,7 @@ import pytest
 from adjudicator.procedure import NO_DEFAULT, IllegalDecision, Outcome, answer, next_step
 from adjudicator.statecraft import BRIBES, EFFECT, INFLUENCE
 
-from .statecraft_helpers import Driver, land, power
+from tests.statecraft.helpers import Driver, land, power
 
 
 def influence(country, actor, tokens, plan, **powers):

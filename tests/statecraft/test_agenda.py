@@ -5,7 +5,7 @@ from adjudicator.procedure import NO_DEFAULT, IllegalDecision, InvalidState, Not
 from adjudicator.statecraft import AGENDA
 from adjudicator.statecraft.bots import agenda_plan
 
-from .statecraft_helpers import land, power
+from tests.statecraft.helpers import land, power
 
 
 def plan(debate=0, influence=0, bribe=0, spy=0):

@@ -5,7 +5,7 @@ from adjudicator.procedure import Dice, Outcome, play
 from adjudicator.statecraft import CONFLICT
 from adjudicator.statecraft.bots import spy_decision
 
-from .statecraft_helpers import Driver, land, power
+from tests.statecraft.helpers import Driver, land, power
 
 
 def conflict_state(powers, country, **more):

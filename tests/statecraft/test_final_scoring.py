@@ -5,7 +5,7 @@ from adjudicator import statecraft
 from adjudicator.procedure import Outcome, next_step
 from adjudicator.statecraft import FINAL_SCORING
 
-from .statecraft_helpers import Driver, land, power
+from tests.statecraft.helpers import Driver, land, power
 
 G4_PLACEHOLDER = [-2, -1, 0, 0, 1, 2, 3, 4, 5]  # set explicitly, as TV-20 asks
 

@@ -4,7 +4,7 @@ import pytest
 from adjudicator.statecraft import GOVERNANCE, INSTITUTION_RESOLUTION, VOTING, drawn_token, face_of
 from adjudicator.statecraft.bots import vote_choice, vote_difference
 
-from .statecraft_helpers import SANCTIONS, Driver, power
+from tests.statecraft.helpers import SANCTIONS, Driver, power
 
 
 def empty(**votes):

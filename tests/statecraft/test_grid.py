@@ -3,7 +3,7 @@ import pytest
 
 from adjudicator.statecraft import COUNTRY_GRID
 
-from .statecraft_helpers import Driver, land, power
+from tests.statecraft.helpers import Driver, land, power
 
 
 def test_TV_11_country_reward_plus_base_market():

@@ -8,7 +8,7 @@ from adjudicator.statecraft import (AGENDA, BRIBES, CONFLICT, COUNTRY_GRID, EFFE
                                     INFLUENCE)
 from adjudicator.statecraft.state import AGENDA_SPACES, INSTITUTIONS, POWERS, RESOURCES
 
-from .statecraft_helpers import tokens_of
+from tests.statecraft.helpers import tokens_of
 
 EFFECTS = ["PP_METALS", "COUNT_CROPS", "PLACE_INFLUENCE", "PLACE_INFLUENCE_ISLAMIC", "PLACE_DEMO",
            "PLACE_DEMO_OWN_FG", "BRIBE", "SPY", "SWAP_RESOURCES", "SUPPORT_UP", "SUPPORT_DOWN", "VOTE_TO_BAG",

@@ -4,7 +4,7 @@ import pytest
 from adjudicator.procedure import IllegalDecision, InvalidState, answer, next_step
 from adjudicator.statecraft import CONFLICT, COUNTRY_GRID, GOVERNANCE, INSTITUTION_RESOLUTION
 
-from .statecraft_helpers import SANCTIONS, Driver, land, power
+from tests.statecraft.helpers import SANCTIONS, Driver, land, power
 
 CONFLICT_STATE = {"powers": {"CHN": power(pp=12, spy=2), "USA": power(pp=10, spy=1)},
                   "grid": [land("Nigeria", 3, {"CHN": 2, "DEMO": 1, "USA": 2}, fg="CHN")], "country": "Nigeria"}

@@ -6,9 +6,9 @@ import pytest
 from adjudicator import statecraft
 from adjudicator.procedure import NO_DEFAULT, Decision, Dice, NotYourStep, Procedure, answer, next_step
 
-from .statecraft_helpers import SANCTIONS, Driver, land, power
-from .test_conflict import NIGERIA
-from .test_governance import TV06, empty
+from tests.statecraft.helpers import SANCTIONS, Driver, land, power
+from tests.statecraft.test_conflict import NIGERIA
+from tests.statecraft.test_governance import TV06, empty
 
 PROCEDURES = [getattr(statecraft, name) for name in statecraft.__all__
               if isinstance(getattr(statecraft, name), Procedure)]

@@ -9,7 +9,7 @@ import pytest
 from adjudicator.procedure import IllegalDecision, InvalidState, Outcome, answer, next_step
 from adjudicator.versailles import FINAL_SCORING, UPRISING, final_scoring
 
-from versailles_fixtures import SMYRNA, drive, issue, label, tv10_state
+from tests.versailles.helpers import SMYRNA, drive, issue, label, tv10_state
 
 PASS = "pass"
 

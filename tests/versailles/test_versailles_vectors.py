@@ -12,7 +12,7 @@ import pytest
 from adjudicator.procedure import IllegalDecision, Outcome, answer, next_step
 from adjudicator.versailles import FINAL_SCORING, UPRISING, final_scoring
 
-from versailles_fixtures import drive, issue, label, tv10_state, tv22_state
+from tests.versailles.helpers import drive, issue, label, tv10_state, tv22_state
 
 PASS = "pass"
 TV10_OPENING = [("dice uprising_check:EUROPE", [2]), ("UK modifier", -1), ("dice uprising_check:MIDDLE_EAST", [5])]

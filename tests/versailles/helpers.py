@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import copy
 
+from tests import procedure_driver
+
 CONSTANTINOPLE = {
     "id": "CONSTANTINOPLE", "name": "Constantinople", "region": "MIDDLE_EAST", "stars": 6,
     "options": [
@@ -86,5 +88,4 @@ def label(step) -> str:
 def drive(procedure, state, script):
     """Feed ``script`` — pairs of (expected step label, answer) — one answer at a time, as a
     service would, checking that each step is the one the vector expects."""
-    import procedure_driver
     return procedure_driver.drive(procedure, state, script, label)
