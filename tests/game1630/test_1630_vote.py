@@ -2,7 +2,7 @@
 import pytest
 
 from adjudicator.game1630 import VOTE
-from adjudicator.procedure import (Decision, Dice, IllegalDecision, NotYourStep, Outcome, Sealed, answer,
+from adjudicator.procedure import (Dice, IllegalDecision, NotYourStep, Outcome, Sealed, answer,
                                    check_answer, next_step)
 
 from tests.game1630.helpers import card, drive, label, named_pile, outcome, pile

@@ -4,7 +4,7 @@ import pytest
 from adjudicator.game1630 import WAR
 from adjudicator.game1630.war import DEFENDER, modifiers
 from adjudicator.game1630.state import Config, initial_country
-from adjudicator.procedure import Dice, IllegalDecision, answer, next_step
+from adjudicator.procedure import IllegalDecision, answer, next_step
 
 from tests.game1630.helpers import outcome
 

@@ -43,7 +43,7 @@ from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 from rq.timeouts import TimerDeathPenalty
 
-from tests.service.svc_stack import ENVIRONMENT_LOCK, TEST_ENV, driven_by, environment, openapi
+from tests.service.svc_stack import ENVIRONMENT_LOCK, TEST_ENV, Verbs, driven_by, environment, openapi
 from workers.core import keys, settings
 from workers.core.settings import Settings
 from workers.core.store import Store
@@ -270,7 +270,7 @@ class _SentRequest(WerkzeugOpenAPIRequest):
         return self._body
 
 
-class InProcessApi:
+class InProcessApi(Verbs):
     """``svc_stack.Api`` for an :class:`InProcessStack`: the same calls (``call``/``get``/``post``/
     ``put``/``delete`` with ``token=``, ``json=``, ``data=``, ``headers=``, ``check=``), made with
     Flask's test client, every response checked against openapi.yaml the same way; after each,
@@ -332,16 +332,4 @@ class InProcessApi:
     def clone(self) -> "InProcessApi":
         """Another client of the same stack (a test client of its own, for another thread)."""
         return InProcessApi(self.stack)
-
-    def get(self, path, **kw):
-        return self.call("GET", path, **kw)
-
-    def post(self, path, **kw):
-        return self.call("POST", path, **kw)
-
-    def put(self, path, **kw):
-        return self.call("PUT", path, **kw)
-
-    def delete(self, path, **kw):
-        return self.call("DELETE", path, **kw)
 

@@ -199,7 +199,23 @@ def openapi():
                                         "application/yaml": _yaml, "text/html": _text, "text/plain": _text}))
 
 
-class Api:
+class Verbs:
+    """``get``, ``post``, ``put`` and ``delete`` of a client whose ``call(method, path, ...)`` does the work."""
+
+    def get(self, path, **kw):
+        return self.call("GET", path, **kw)
+
+    def post(self, path, **kw):
+        return self.call("POST", path, **kw)
+
+    def put(self, path, **kw):
+        return self.call("PUT", path, **kw)
+
+    def delete(self, path, **kw):
+        return self.call("DELETE", path, **kw)
+
+
+class Api(Verbs):
     """requests, against the stack, with every response validated against openapi.yaml."""
 
     def __init__(self, base: str):
@@ -228,18 +244,6 @@ class Api:
     def clone(self) -> "Api":
         """Another client of the same service (a connection of its own, for another thread)."""
         return Api(self.base)
-
-    def get(self, path, **kw):
-        return self.call("GET", path, **kw)
-
-    def post(self, path, **kw):
-        return self.call("POST", path, **kw)
-
-    def put(self, path, **kw):
-        return self.call("PUT", path, **kw)
-
-    def delete(self, path, **kw):
-        return self.call("DELETE", path, **kw)
 
 
 

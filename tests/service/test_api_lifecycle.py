@@ -2,7 +2,6 @@
 its deadlines pass on a fake clock: tests/service/inprocess.py), on a real Redis."""
 from __future__ import annotations
 
-import time
 
 from tests.service.svc_stack import wait_for
 from tests.service.gamekit import LONG, POWERS, new_game

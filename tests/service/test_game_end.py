@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from tests.service.gamekit import LONG, POWERS, SOLO_START, created_game, finished, force_until, new_game, propose, vote
+from tests.service.gamekit import LONG, POWERS, SOLO_START, created_game, finished, new_game, propose, vote
 
 HOME = {"AUSTRIA": 3, "ENGLAND": 3, "FRANCE": 3, "GERMANY": 3, "ITALY": 3, "RUSSIA": 4, "TURKEY": 3}
 
