@@ -104,3 +104,22 @@ def test_a_record_reads_back_what_it_wrote():
     assert GameRecord.restore({k: str(v) for k, v in g.save().items()}) == g
     # a field the hash lacks (a record older than the field) takes its default
     assert GameRecord.restore({"id": "a", "variant": "standard", "director": "h"}).branch == 0
+
+
+def test_a_deadline_set_again_to_the_same_second_stays_on_the_schedule(store):
+    """An extension to the deadline it already has (a director aligning many games) keeps it."""
+    r = redis.Redis.from_url(store.url, decode_responses=True)
+    key = keys.game("00000000000a")
+    with r.pipeline() as pipe:
+        entry = store.schedule_deadline(pipe, "game", "00000000000a", 1, 1_000_060)
+        record = GameRecord(id="00000000000a", variant="standard", director="x", seq=1, status=GameStatus.OPEN,
+                            deadline=1_000_060, deadline_job=entry)
+        pipe.hset(key, mapping=record.save())
+        pipe.execute()
+    with r.pipeline() as pipe:
+        again = store.schedule_deadline(pipe, "game", "00000000000a", 1, 1_000_060)
+        GAME.set_clock(store, pipe, key, record, deadline=1_000_060, deadline_job=again)
+        pipe.execute()
+    assert again == entry and r.zscore(keys.deadlines(), entry) == 1_000_060
+    r.delete(key)
+    r.zrem(keys.deadlines(), entry)

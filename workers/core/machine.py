@@ -77,8 +77,9 @@ class Diagram:
     def set_clock(store, pipe, key: str, record, **changes):
         """Queue (after MULTI) new clock fields (those not in ``changes`` cleared) and other ``changes``,
         the status unchanged, taking the old deadline off the schedule.  Returns the record as written."""
-        store.cancel_deadline(pipe, record.deadline_job)
         changes = {"deadline": None, "deadline_job": "", "remaining": None, **changes}
+        if record.deadline_job != changes["deadline_job"]:  # a deadline set again to the same second stays
+            store.cancel_deadline(pipe, record.deadline_job)
         pipe.hset(key, mapping=type(record).encode(**changes))
         return record.changed(**changes)
 
