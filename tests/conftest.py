@@ -14,16 +14,13 @@ from __future__ import annotations
 import pytest
 import redis
 
-from tests.service.svc_stack import Api, Stack
+from tests.service.svc_stack import Api, Stack, redis_server
 
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory):
-    from service.launch import start_redis, stop
-
-    proc, url = start_redis(tmp_path_factory.mktemp("redis"), persist=False)
-    yield url
-    stop(proc)
+    with redis_server(tmp_path_factory.mktemp("redis")) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,5 @@
 """Spec §16: every seed rulebook example, from tests/data/diplomacy-seed-examples.jsonl
-(a copy of ../shared/rules/diplomacy-seed-examples.jsonl)."""
+(a copy of the reference rules beside the repository, shared/rules/diplomacy-seed-examples.jsonl)."""
 import json
 from pathlib import Path
 

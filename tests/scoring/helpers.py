@@ -6,7 +6,7 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from pathlib import Path
 
-# verbatim copies of ../shared/rules/tournament-scoring.md and ../shared/rules/tournament-scoring-vectors.jsonl
+# verbatim copies of the reference rules beside the repository: shared/rules/tournament-scoring.md and its vectors
 DATA = Path(__file__).resolve().parents[1] / "data"
 SPEC = DATA / "tournament-scoring.md"
 VECTORS = DATA / "tournament-scoring-vectors.jsonl"

