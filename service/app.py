@@ -24,6 +24,7 @@ from . import schemas
 from .docs import docs_page
 from . import limits, logs, metrics
 from .http import MAX_BODY, load, problem, register, reply
+from .accounts_api import bp as accounts_bp
 from .export_api import bp as export_bp
 from .games_api import bp as games_bp
 from .resolutions_api import bp as resolutions_bp
@@ -103,6 +104,7 @@ def create_app(redis_url: str | None = None, config: Settings | None = None, sto
     app.extensions["webhooks"] = Webhooks(store)
     app.register_blueprint(api)
     app.register_blueprint(games_bp)
+    app.register_blueprint(accounts_bp)
     app.register_blueprint(export_bp)
     app.register_blueprint(resolutions_bp)
     app.register_blueprint(scoring_bp)

@@ -31,7 +31,8 @@ def get_game(game_id):
 @bp.post("/v1/games/<game_id>/players")
 def join(game_id):
     body = load(schemas.JoinSchema())
-    player, player_token = games().join(game_id, body["name"], body.get("power"), body.get("email"))
+    account = games().accounts.holder(token()) if token() else None  # an account token ties the seat
+    player, player_token = games().join(game_id, body["name"], body.get("power"), body.get("email"), account)
     return reply(schemas.JoinedSchema(), {"player": player, "token": player_token,
                                           "game": games().public_state(game_id)}, 201)
 

@@ -169,7 +169,7 @@ def _flatten(messages, where: str = "body") -> list[str]:
 
 # ---------------------------------------------------------------- the contract's checks
 TOKEN_NAMES = {"playerToken": "a player token", "directorToken": "the director token",
-               "participantToken": "a participant token"}
+               "participantToken": "a participant token", "accountToken": "an account token"}
 
 
 def _flask_path(rule: str) -> str:

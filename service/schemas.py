@@ -140,6 +140,11 @@ class JoinSchema(Schema):
     email = fields.Email(validate=validate.Length(max=254))
 
 
+class CreateAccountSchema(Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=50))
+    email = fields.Email(validate=validate.Length(max=254))
+
+
 class OrdersSchema(Schema):
     orders = fields.List(fields.String(validate=validate.Length(min=1, max=200)), required=True,
                          validate=validate.Length(max=100))
@@ -441,3 +446,29 @@ class GameScoresSchema(GameResultSchema):
     system = fields.String()
     scores = fields.Dict(keys=fields.String(), values=fields.Raw())
     exact = fields.Dict(keys=fields.String(), values=fields.String())
+
+
+class AccountRecordSchema(Schema):
+    games = fields.Integer()
+    finished = fields.Integer()
+    phases_due = fields.Integer()
+    phases_on_time = fields.Integer()
+    missed = fields.Integer()
+    civil_disorder = fields.Integer()
+    left = fields.Integer()
+    replaced = fields.Integer()
+    took_over = fields.Integer()
+    reliability = fields.Float(allow_none=True)
+
+
+class AccountSchema(Schema):
+    id = fields.String()
+    name = fields.String(allow_none=True)
+    created_at = fields.String()
+    deleted = fields.Boolean()
+    record = fields.Nested(AccountRecordSchema)
+
+
+class CreatedAccountSchema(Schema):
+    account = fields.Nested(AccountSchema)
+    token = fields.String()

@@ -126,3 +126,24 @@ def mail_secret() -> str:
 def deadlines() -> str:
     """ZSET: "table:id:seq:deadline" -> deadline (epoch seconds), every step's pending deadline."""
     return f"{PREFIX}:deadlines"
+
+
+def account(aid: str) -> str:
+    """HASH: an account: id, name, email, created_at, deleted_at, and its record's counters."""
+    return f"{PREFIX}:account:{aid}"
+
+
+def account_tokens() -> str:
+    """HASH: sha256(account token) -> account id, for every account."""
+    return f"{PREFIX}:accounts:tokens"
+
+
+def account_games(aid: str) -> str:
+    """SET: the games in which an account holds, or held, a seat."""
+    return f"{PREFIX}:account:{aid}:games"
+
+
+def lobby(index: str) -> str:
+    """ZSET: public game ids by creation time; ``index`` is ``all``, ``status:{stage}``,
+    ``variant:{variant}`` or ``open`` (a seat open to take over)."""
+    return f"{PREFIX}:lobby:{index}"

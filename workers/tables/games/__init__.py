@@ -45,6 +45,7 @@ class Games:
     def __init__(self, store):
         self.store, self.r = store, store.r
         self.core = GameTable(store)
+        self.accounts = self.core.accounts
         ending = Ending(self.core)
         self.votes = Votes(self.core, ending)
         self.absences = Absences(self.core)

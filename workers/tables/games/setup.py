@@ -62,11 +62,15 @@ class Setup:
             pipe.execute()
         return self.views.public_state(gid), token
 
-    def join(self, gid: str, name: str, power: str | None, email: str | None = None) -> tuple[dict, str]:
+    def join(self, gid: str, name: str, power: str | None, email: str | None = None,
+             account: str | None = None) -> tuple[dict, str]:
+        """Take a free seat; ``account`` (an account id) ties it to that account's record."""
         token = new_token()
 
         def body(pipe):
             g = self.t.load(pipe, gid)
+            self.t.accounts.require(pipe, account, g.settings.get("min_reliability"), gid)
+            first_seat = self.t.first_seat(pipe, gid, account)
             if g.status != GameStatus.FORMING:
                 raise Conflict(f"game '{gid}' has already started; no seat is free")
             players = self.t.players(pipe, gid)
@@ -91,11 +95,12 @@ class Setup:
                               errors={"power": ["not allowed when powers are drawn at random"]})
             pid = f"p{len(players) + 1}"
             player = {"id": pid, "name": name, "powers": powers, "joined_at": self.t.now(),
-                      **({"email": email} if email else {})}
+                      **({"email": email} if email else {}), **({"account": account} if account else {})}
             players.append(player)
             pipe.multi()
             pipe.hset(keys.players(gid), pid, json.dumps(player))
             pipe.hset(keys.tokens(gid), hash_token(token), pid)
+            self.t.tie(pipe, gid, account, first_seat)
             if email:
                 mail.welcome(self.t.store, pipe, g, player, token)
             self.t.keep(pipe, gid, self.t.store.settings.game_ttl_forming)

@@ -13,6 +13,7 @@ from ...core.machine import GAME, GameStatus
 from ...core.records import GameRecord
 from ...delivery import reminders
 from .. import absences
+from ..accounts import Accounts
 
 PHASE_KINDS = {"M": "movement", "R": "retreat", "A": "adjustment"}
 POSITION_FIELDS = ("phase", "units", "centers", "dislodged", "contested", "retreat_options", "adjustments")
@@ -34,6 +35,7 @@ class GameTable:
     def __init__(self, store):
         self.store, self.r, self.now = store, store.r, store.now
         self.clock = Clock(store, GAME, keys.game, self.what)
+        self.accounts = Accounts(store)
 
     @staticmethod
     def what(gid: str) -> str:
@@ -57,6 +59,18 @@ class GameTable:
             raise Unauthorized("this needs a player token: send 'Authorization: Bearer <token>'")
         pid = self.store.holder(keys.tokens(gid), token, f"a player of game '{gid}'")
         return json.loads(self.r.hget(keys.players(gid), pid))
+
+    @staticmethod
+    def first_seat(reader, gid: str, account: str | None) -> bool:
+        """Whether a seat of game ``gid`` taken now is ``account``'s first there (read before MULTI)."""
+        return bool(account) and not reader.sismember(keys.account_games(account), gid)
+
+    def tie(self, pipe, gid: str, account: str | None, first_seat: bool) -> None:
+        """Queue (after MULTI): a seat of game ``gid`` is now ``account``'s (None: no account); the
+        record counts the game once, at the account's first seat in it."""
+        if account:
+            pipe.sadd(keys.account_games(account), gid)
+            self.accounts.count(pipe, account, games=int(first_seat))
 
     def check_director(self, g: GameRecord, token: str | None) -> None:
         self.store.check_director(g.director, token, self.what(g.id))
