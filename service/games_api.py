@@ -4,9 +4,11 @@ from __future__ import annotations
 from flask import Blueprint, current_app, request
 from marshmallow import ValidationError
 
+from workers.core import keys, versions
 from workers.tables.games import Games
 
 from . import schemas
+from .etags import conditional
 from .http import load, reply, token
 
 bp = Blueprint("games", __name__)
@@ -25,7 +27,8 @@ def create_game():
 
 @bp.get("/v1/games/<game_id>")
 def get_game(game_id):
-    return reply(schemas.GameSchema(), games().public_state(game_id))
+    return conditional(keys.game(game_id), versions.VIEW,
+                       lambda: reply(schemas.GameSchema(), games().public_state(game_id)), keys.tokens(game_id))
 
 
 @bp.post("/v1/games/<game_id>/players")
@@ -39,7 +42,9 @@ def join(game_id):
 
 @bp.get("/v1/games/<game_id>/history")
 def history(game_id):
-    return reply(schemas.HistorySchema(), {"game": game_id, "phases": games().history(game_id)})
+    return conditional(keys.game(game_id), versions.HISTORY,
+                       lambda: reply(schemas.HistorySchema(), {"game": game_id, "phases": games().history(game_id)}),
+                       keys.tokens(game_id))
 
 
 @bp.get("/v1/games/<game_id>/orders")

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app
 
+from workers.core import keys, versions
+
 from . import resolution_schemas as rs
+from .etags import conditional
 from .http import load, reply, token
 
 bp = Blueprint("resolutions", __name__)
@@ -27,7 +30,9 @@ def create():
 
 @bp.get("/v1/resolutions/<resolution_id>")
 def view(resolution_id):
-    return reply(rs.ResolutionSchema(), resolutions().view(resolution_id, resolutions().viewer(resolution_id, token())))
+    return conditional(keys.resolution(resolution_id), versions.VIEW, lambda: reply(
+        rs.ResolutionSchema(), resolutions().view(resolution_id, resolutions().viewer(resolution_id, token()))),
+        keys.resolution_tokens(resolution_id))
 
 
 @bp.post("/v1/resolutions/<resolution_id>/answers")

@@ -4,8 +4,10 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from workers.core import keys, versions
 from workers.tables.tournaments import Tournaments
 
+from .etags import conditional
 from .http import load, reply, token
 from .schemas import POWER, GameOptionsSchema, _Upper
 
@@ -107,7 +109,8 @@ def create():
 
 @bp.get("/v1/tournaments/<tournament_id>")
 def get(tournament_id):
-    return reply(TournamentSchema(), tournaments().view(tournament_id))
+    return conditional(keys.tournament(tournament_id), versions.VIEW,
+                       lambda: reply(TournamentSchema(), tournaments().view(tournament_id)))
 
 
 @bp.post("/v1/tournaments/<tournament_id>/players")
@@ -125,7 +128,8 @@ def create_boards(tournament_id, round_number):
 
 @bp.get("/v1/tournaments/<tournament_id>/standings")
 def standings(tournament_id):
-    return reply(StandingsSchema(), tournaments().standings(tournament_id))
+    return conditional(keys.tournament(tournament_id), versions.STANDINGS,
+                       lambda: reply(StandingsSchema(), tournaments().standings(tournament_id)))
 
 
 @bp.get("/v1/tournaments/<tournament_id>/standings.csv")

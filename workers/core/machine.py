@@ -35,6 +35,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from . import versions
+
 
 class GameStatus(StrEnum):
     FORMING = "forming"
@@ -71,6 +73,8 @@ class Diagram:
         the clock fields not in ``changes`` are cleared.  Returns the record as written."""
         if not self.allows(record.status, to):
             raise IllegalMove(f"{self.table} {record.id}: no move from {record.status} to {to}")
+        if getattr(record, "tournament", None):
+            versions.board_moved(pipe, record.tournament, record.status == "finished", to == "finished")
         return self.set_clock(store, pipe, key, record, **changes, status=type(record.status)(to))
 
     @staticmethod

@@ -47,7 +47,7 @@ from datetime import datetime, timezone
 import redis
 from rq import Queue, Retry
 
-from . import keys, settings
+from . import keys, settings, versions
 from .errors import Conflict, Forbidden, NotFound, Unauthorized
 
 JOB_RETRIES = 3
@@ -106,13 +106,15 @@ class Store:
     def transact(self, watch: list[str], body):
         """Run ``body(pipe)`` under WATCH ``watch``; ``body`` reads, calls
         ``pipe.multi()``, queues writes and returns the result.  Retried when a
-        watched key changed before EXEC."""
+        watched key changed before EXEC.  The views the writes change get new
+        versions in the same EXEC (``workers.core.versions``)."""
         for _ in range(100):
             with self.r.pipeline() as pipe:
                 try:
                     pipe.watch(*watch)
                     result = body(pipe)
                     if pipe.explicit_transaction:
+                        versions.stamp(pipe)
                         pipe.execute()
                     return result
                 except redis.WatchError:

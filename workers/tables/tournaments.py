@@ -20,7 +20,7 @@ from itertools import combinations
 from adjudicator import scoring
 
 from ..core import keys
-from ..core import audit
+from ..core import audit, versions
 from ..core.errors import Conflict, Invalid, NotFound
 from ..core.records import TournamentRecord
 from ..core.store import hash_token, iso, new_id, new_token
@@ -197,6 +197,7 @@ class Tournaments:
                 with self.r.pipeline(transaction=True) as pipe:
                     pipe.hset(keys.tournament_boards(tid), game["id"], json.dumps(record))
                     self.audit_writes(pipe, tid, "board_created", record)
+                    versions.stamp(pipe)
                     pipe.execute()
                 made.append({**record, "seats": seats})
         except Exception:
