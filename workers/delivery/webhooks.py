@@ -16,14 +16,20 @@ retries it with backoff (:data:`RETRY`).  An event id in the subscription's
 data (see ``workers.delivery.events``): no orders before adjudication, no ballots.
 
 Where a webhook may point is checked at registration and again before each
-delivery (:func:`destination_refusal`), as ``WEBHOOK_HOSTS`` says:
-``public`` (the default) takes only hosts whose every address is global, so
-a subscriber cannot make the service call into its own network (loopback,
-private, link-local, reserved); ``loopback`` takes only loopback hosts, for
-a service whose subscribers run beside it (the tests, a laptop).
+delivery (:func:`destination`), as ``WEBHOOK_HOSTS`` says: ``public`` (the
+default) takes only hosts whose every address is public, so a subscriber
+cannot make the service call into its own network (loopback, private,
+link-local, reserved, multicast, site-local, or an IPv6 address embedding
+any of these: NAT64, 6to4, Teredo, IPv4-compatible; :func:`address_refusal`);
+``loopback`` takes only loopback hosts, for a service whose subscribers run
+beside it (the tests, a laptop).  A delivery resolves the host once and
+connects to the address it checked, sending the URL's host as ``Host`` and as
+the TLS server name (:func:`post`), so DNS cannot answer a public address to
+the check and an internal one to the connection.
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import ipaddress
@@ -31,9 +37,11 @@ import json
 import secrets
 import socket
 import time
-from urllib.parse import urlsplit
+from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit
 
-import requests
+import certifi
+import urllib3
 from rq import Retry
 
 from ..core import keys
@@ -48,8 +56,61 @@ MAX_HOOKS = 20  # per game or tournament
 LOG_KEEP = 500  # delivery attempts kept per subscription
 
 
-def destination_refusal(url: str, mode: str | None = None) -> str | None:
-    """Why the service will not POST to ``url`` under ``WEBHOOK_HOSTS`` (None: it will)."""
+# Where an IPv6 address carries an IPv4 one that a router may reach: NAT64 (RFC 6052's well-known
+# prefix) and IPv4-compatible addresses, both in the last 32 bits; 6to4 and Teredo have their own.
+NAT64 = ipaddress.ip_network("64:ff9b::/96")
+NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")  # RFC 8215: local use, never global
+IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
+
+
+def _embedded_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    if ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    if ip.sixtofour is not None:
+        return ip.sixtofour
+    if ip.teredo is not None:
+        return ip.teredo[1]  # the client behind the relay
+    if ip in NAT64 or ip in IPV4_COMPATIBLE:
+        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    return None
+
+
+def address_refusal(address: str) -> str | None:
+    """Why ``address`` (an IP, as getaddrinfo gives it) is not a public unicast address (None: it is).
+    Multicast, IPv6 site-local and local-use NAT64 are refused, and so is any IPv6 address that
+    embeds (NAT64, 6to4, Teredo, IPv4-compatible or -mapped) an IPv4 address that is not public."""
+    ip = ipaddress.ip_address(address.split("%")[0])
+    if ip.is_multicast:
+        return f"{ip} is a multicast address"
+    if not ip.is_global:
+        return f"{ip} is not a public address"
+    if ip.version == 6:
+        if ip.is_site_local:
+            return f"{ip} is a site-local address"
+        if ip in NAT64_LOCAL:
+            return f"{ip} is a local-use NAT64 address"
+        inner = _embedded_ipv4(ip)
+        if inner is not None and (why := address_refusal(str(inner))):
+            return f"{ip} embeds {inner}: {why}"
+    return None
+
+
+@dataclass(frozen=True)
+class Destination:
+    """Where a webhook goes: the URL's parts and the one address it resolved to, which was checked
+    and is the one connected to (no second lookup that DNS could answer differently)."""
+    scheme: str
+    host: str  # as in the URL: sent as Host and, over TLS, as SNI and the name the certificate must bear
+    port: int
+    address: str
+    target: str  # path and query
+    host_header: str
+    userinfo: str | None
+
+
+def destination(url: str, mode: str | None = None, resolve=socket.getaddrinfo) -> Destination | str:
+    """Resolve ``url``'s host once with ``resolve`` (getaddrinfo's signature) and check every address
+    it gives under ``WEBHOOK_HOSTS`` (``mode``): the :class:`Destination` to connect to, or why not."""
     mode = mode or settings().webhook_hosts
     try:
         parts = urlsplit(url)
@@ -58,21 +119,49 @@ def destination_refusal(url: str, mode: str | None = None) -> str | None:
         return f"not a URL: {e}"
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return "a webhook URL is http:// or https:// with a host"
-    host = parts.hostname
-    if mode == "loopback":
-        try:
-            loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
-        except ValueError:
-            loopback = False
-        return None if loopback else f"this service delivers webhooks only to loopback hosts, not {host}"
+    host, port = parts.hostname, port or (443 if parts.scheme == "https" else 80)
     try:
-        addresses = {info[4][0] for info in socket.getaddrinfo(host, port or 443, proto=socket.IPPROTO_TCP)}
-    except (socket.gaierror, UnicodeError) as e:
+        addresses = [info[4][0] for info in resolve(host, port, proto=socket.IPPROTO_TCP)]
+    except (OSError, UnicodeError) as e:
         return f"the host {host} does not resolve ({e})"
-    inner = sorted(a for a in addresses if not ipaddress.ip_address(a.split("%")[0]).is_global)
-    if inner:
-        return f"the host {host} resolves to {', '.join(inner)}, which is not a public address"
-    return None
+    if not addresses:
+        return f"the host {host} does not resolve"
+    for address in addresses:
+        if mode == "loopback":
+            if not ipaddress.ip_address(address.split("%")[0]).is_loopback:
+                return f"this service delivers webhooks only to loopback hosts, not {host} ({address})"
+        elif why := address_refusal(address):
+            return why if address == host else f"the host {host} resolves to {address}; {why}"
+    userinfo, _, netloc = parts.netloc.rpartition("@")
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return Destination(parts.scheme, host, port, addresses[0], target, netloc, userinfo or None)
+
+
+def destination_refusal(url: str, mode: str | None = None, resolve=socket.getaddrinfo) -> str | None:
+    """Why the service will not POST to ``url`` under ``WEBHOOK_HOSTS`` (None: it will)."""
+    found = destination(url, mode, resolve)
+    return found if isinstance(found, str) else None
+
+
+def post(dest: Destination, body: bytes, headers: dict, timeout: float, ca_certs: str | None = None) -> int:
+    """POST ``body`` to ``dest``: a connection to its checked address, with the URL's host as Host
+    and, over TLS, as SNI and as the name checked in the certificate; the answer's status (its body
+    is not read).  Raises urllib3's errors or OSError."""
+    headers = {**headers, "Host": dest.host_header}
+    if dest.userinfo:
+        headers["Authorization"] = "Basic " + base64.b64encode(unquote(dest.userinfo).encode()).decode()
+    options = {"timeout": urllib3.Timeout(connect=timeout, read=timeout), "retries": False, "maxsize": 1}
+    if dest.scheme == "https":
+        pool = urllib3.HTTPSConnectionPool(dest.address, dest.port, server_hostname=dest.host,
+                                           assert_hostname=dest.host, cert_reqs="CERT_REQUIRED",
+                                           ca_certs=ca_certs or certifi.where(), **options)
+    else:
+        pool = urllib3.HTTPConnectionPool(dest.address, dest.port, **options)
+    with pool:
+        resp = pool.urlopen("POST", dest.target, body=body, headers=headers, redirect=False,
+                            assert_same_host=False, preload_content=False)
+        resp.release_conn()
+        return resp.status
 
 
 def signature(secret: str, timestamp: int, body: bytes) -> str:
@@ -167,8 +256,9 @@ def on_event(store: Store, event: dict) -> JobOutcome:
     return JobOutcome.did(f"{queued} deliveries queued")
 
 
-def deliver(store: Store, hid: str, event: dict) -> JobOutcome:
-    """POST ``event`` to subscription ``hid``, signed; raise (so RQ retries) unless it got a 2xx."""
+def deliver(store: Store, hid: str, event: dict, resolve=socket.getaddrinfo) -> JobOutcome:
+    """POST ``event`` to subscription ``hid``, signed; raise (so RQ retries) unless it got a 2xx.
+    ``resolve``: the name lookup (getaddrinfo's signature), done once."""
     h = store.r.hgetall(keys.hook(hid))
     if not h:
         return JobOutcome.noop("the webhook was removed")
@@ -181,16 +271,19 @@ def deliver(store: Store, hid: str, event: dict) -> JobOutcome:
                "X-Webhook-Id": event["id"], "X-Webhook-Event": event["type"],
                "X-Webhook-Timestamp": str(timestamp), "X-Webhook-Signature": signature(h["secret"], timestamp, body)}
     attempt = {"event": event["id"], "type": event["type"], "at": iso(time.time()), "url": h["url"]}
-    refusal = destination_refusal(h["url"])  # again: a name can resolve elsewhere since it was registered
-    if refusal:
-        attempt |= {"status": None, "ok": False, "error": f"not sent: {refusal}", "ms": 0}
+    # resolved again (a name can point elsewhere since it was registered), once: the address checked
+    # is the address connected to
+    dest = destination(h["url"], store.settings.webhook_hosts, resolve)
+    if isinstance(dest, str):
+        attempt |= {"status": None, "ok": False, "error": f"not sent: {dest}", "ms": 0}
         store.r.rpush(keys.hook_log(hid), json.dumps(attempt))
-        return JobOutcome.did(f"not sent: {refusal}")
+        return JobOutcome.did(f"not sent: {dest}")
+    attempt["address"] = dest.address
     started = time.monotonic()
     try:
-        resp = requests.post(h["url"], data=body, headers=headers, timeout=store.settings.webhook_timeout, allow_redirects=False)
-        attempt |= {"status": resp.status_code, "ok": 200 <= resp.status_code < 300, "error": None}
-    except requests.RequestException as e:
+        status = post(dest, body, headers, store.settings.webhook_timeout)
+        attempt |= {"status": status, "ok": 200 <= status < 300, "error": None}
+    except (urllib3.exceptions.HTTPError, OSError) as e:
         attempt |= {"status": None, "ok": False, "error": f"{type(e).__name__}: {e}"[:300]}
     attempt["ms"] = round((time.monotonic() - started) * 1000, 1)
     with store.r.pipeline(transaction=True) as pipe:

