@@ -100,5 +100,7 @@ def pytest_pyfunc_call(pyfuncitem):
 
 def pytest_sessionfinish(session):
     runner = session.config.stash.get(_RUNNER, None)
-    if runner is not None:
-        runner.stop()
+    if isinstance(runner, background.Runner):
+        # under xdist another worker may still wait for a run: finish them, unless stopping early
+        finish = runner.shared is not None and not (session.shouldfail or session.shouldstop)
+        runner.stop(finish)
