@@ -27,6 +27,7 @@ from .http import MAX_BODY, load, problem, register, reply
 from .accounts_api import bp as accounts_bp
 from .export_api import bp as export_bp
 from .games_api import bp as games_bp
+from .press_api import bp as press_bp
 from .resolutions_api import bp as resolutions_bp
 from .scoring_api import bp as scoring_bp
 from .tournaments_api import bp as tournaments_bp
@@ -105,6 +106,7 @@ def create_app(redis_url: str | None = None, config: Settings | None = None, sto
     app.register_blueprint(api)
     app.register_blueprint(games_bp)
     app.register_blueprint(accounts_bp)
+    app.register_blueprint(press_bp)
     app.register_blueprint(export_bp)
     app.register_blueprint(resolutions_bp)
     app.register_blueprint(scoring_bp)

@@ -257,6 +257,7 @@ RETRY_NOTES = {
     "games.extend": "A retry of an extension by 'seconds' extends again if this one was applied: "
                     "look at the deadline first, or extend to a 'deadline'.",
     "resolutions.create": "A retry starts another resolution if this one was started.",
+    "press.send": "A retry sends the message again if this one was sent: read the press (GET .../press) first.",
     "resolutions.extend": "A retry extends again if this one was applied: look at the deadline first.",
 }
 STORE_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.ReadOnlyError,

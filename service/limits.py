@@ -12,10 +12,12 @@ meets the same Redis and gets its own 503).
 """
 from __future__ import annotations
 
+from flask import request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
-from workers.core.settings import Settings
+from workers.core.settings import PER_TOKEN, Settings
+from workers.core.store import hash_token
 
 
 def init_app(app, redis_url: str, config: Settings) -> Limiter | None:
@@ -28,5 +30,18 @@ def init_app(app, redis_url: str, config: Settings) -> Limiter | None:
     for endpoint, limit in config.rate_limits.items():
         view = app.view_functions.get(endpoint)
         if view is not None:
-            app.view_functions[endpoint] = limiter.limit(limit)(view)
+            per_token = endpoint in PER_TOKEN
+            app.view_functions[endpoint] = limiter.limit(limit, key_func=token_key if per_token else None)(view)
     return limiter
+
+
+def token_key() -> str:
+    """Who a per-token limit counts: the bearer token's hash (the client's address if it sent none)."""
+    sent = token_or_none()
+    return f"token:{hash_token(sent)}" if sent else get_remote_address()
+
+
+def token_or_none() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, value = header.partition(" ")
+    return value.strip() or None if scheme.lower() == "bearer" else None

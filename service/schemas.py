@@ -12,6 +12,8 @@ from datetime import datetime, timedelta, timezone
 
 from marshmallow import Schema, ValidationError, fields, validate, validates, validates_schema
 
+from workers.tables import press
+
 DAY = 24 * 3600
 # Patterns end in \Z, not $ (which also matches before a final newline), so that they mean what
 # openapi.yaml's patterns mean; digits are [0-9] (\d would take any script's digits).
@@ -112,6 +114,28 @@ class AbsencePolicySchema(Schema):
     effect = fields.String(load_default="extend", validate=validate.OneOf(["extend", "civil_disorder"]))
 
 
+class PressRulesObjectSchema(Schema):
+    private = Bool()
+    public = Bool()
+    grey = fields.String(validate=validate.OneOf(["no", "allowed", "only"]))
+    fake_broadcast = Bool()
+    phases = fields.String(validate=validate.OneOf(["all", "movement"]))
+    director_reads = Bool()
+
+
+class PressRules(fields.Field):
+    """A game's press rules: a preset name or an object (the press contract); read as the whole object."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str):
+            if value not in press.PRESETS:
+                raise ValidationError(f"a preset, one of {list(press.PRESETS)}, or an object")
+            return press.rules_of(value)
+        if isinstance(value, dict):
+            return press.rules_of(PressRulesObjectSchema().load(value))
+        raise ValidationError(f"a preset, one of {list(press.PRESETS)}, or an object")
+
+
 class CreateGameSchema(Schema):
     name = fields.String(validate=validate.Length(max=100), load_default="")
     variant = fields.String(load_default="standard")
@@ -127,6 +151,7 @@ class CreateGameSchema(Schema):
     draw_subsets = Bool(load_default=False)
     civil_disorder_vote = fields.String(load_default="yes", validate=validate.OneOf(["yes", "no"]))
     start = fields.Nested(StartPositionSchema)
+    press = PressRules()
 
     @validates("variant")
     def _known_variant(self, value, **kwargs):
@@ -171,6 +196,36 @@ class ExtendSchema(Schema):
             raise ValidationError("the new deadline is in the past", "deadline")
         if "deadline" in data and data["deadline"].timestamp() > time.time() + DEADLINE_HORIZON:
             raise ValidationError(f"the new deadline is more than {DEADLINE_HORIZON // DAY} days away", "deadline")
+
+
+class Recipients(fields.Field):
+    """``"all"`` (a broadcast) or a list of powers (case-insensitive, kept in upper case)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if value == "all":
+            return "all"
+        if not isinstance(value, list) or not 1 <= len(value) <= 7:
+            raise ValidationError('"all", or a list of 1 to 7 powers')
+        if not all(isinstance(p, str) and re.fullmatch(r"[A-Za-z]+", p) for p in value):
+            raise ValidationError("each recipient is a power name, such as GERMANY")
+        return [p.translate(_ASCII_UPPER) for p in value]
+
+
+class SendPressSchema(Schema):
+    power = _Upper(validate=POWER)
+    to = Recipients(required=True)
+    body = fields.String(required=True, validate=validate.Length(min=1, max=press.MAX_BODY))
+    grey = Bool()
+    fake_broadcast = Bool(load_default=False)
+
+
+class PressQuerySchema(Schema):
+    after = fields.String(validate=validate.Regexp(r"^m[0-9]{1,12}\Z", error="a message id such as m17"))
+    limit = fields.Integer(validate=validate.Range(1, 1000))
+
+
+class PressRulesChangeSchema(Schema):
+    press = PressRules(required=True)
 
 
 class ProposeSchema(Schema):
@@ -300,6 +355,7 @@ class GameSchema(Schema):
     result = fields.Dict(allow_none=True)
     tournament = fields.String(allow_none=True)
     forked_from = fields.Dict(allow_none=True)
+    press = fields.Dict()
 
 
 class AbsenceSchema(Schema):
@@ -472,3 +528,23 @@ class AccountSchema(Schema):
 class CreatedAccountSchema(Schema):
     account = fields.Nested(AccountSchema)
     token = fields.String()
+
+
+class MessageSchema(Schema):
+    id = fields.String()
+    phase = fields.String()
+    sent_at = fields.String()
+    from_ = fields.String(allow_none=True, data_key="from", attribute="from")
+    to = fields.Raw(allow_none=True)
+    body = fields.String()
+    grey = fields.Boolean()
+    fake_broadcast = fields.Boolean()
+    in_reply_to = fields.String()
+
+
+class SentPressSchema(Schema):
+    message = fields.Nested(MessageSchema)
+
+
+class PressSchema(Schema):
+    messages = fields.List(fields.Nested(MessageSchema))

@@ -123,6 +123,34 @@ def mail_secret() -> str:
     return f"{PREFIX}:mail:secret"
 
 
+def press(gid: str) -> str:
+    """HASH: message number -> JSON message {n, phase, seq, sent_at, from, to, body, grey, ...} (all press of a game)."""
+    return f"{PREFIX}:game:{gid}:press"
+
+
+def press_count(gid: str) -> str:
+    """STRING: the number of the game's last message (``m{n}`` is its id)."""
+    return f"{PREFIX}:game:{gid}:press:count"
+
+
+def press_box(gid: str, box: str) -> str:
+    """ZSET: message number -> itself, the messages one reader may see: a power's private press
+    (sent or received), ``public`` (broadcasts) or ``all`` (every message)."""
+    return f"{PREFIX}:game:{gid}:press:box:{box}"
+
+
+def press_sources(gid: str) -> str:
+    """HASH: where a message came from (an incoming mail and its block) -> its number, so a mail
+    handled twice sends its press once."""
+    return f"{PREFIX}:game:{gid}:press:sources"
+
+
+def press_keys(gid: str, powers) -> list[str]:
+    """Every press key of a game whose variant has ``powers`` (they live and expire with the game)."""
+    return [press(gid), press_count(gid), press_sources(gid),
+            *(press_box(gid, box) for box in ("public", "all", *powers))]
+
+
 def deadlines() -> str:
     """ZSET: "table:id:seq:deadline" -> deadline (epoch seconds), every step's pending deadline."""
     return f"{PREFIX}:deadlines"

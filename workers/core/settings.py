@@ -20,7 +20,9 @@ RATE_LIMITS = {
     "games.submit_orders": ("RATE_LIMIT_SUBMIT", "120 per minute"),
     "resolutions.create": ("RATE_LIMIT_CREATE_RESOLUTION", "20 per minute; 200 per day"),
     "resolutions.answer": ("RATE_LIMIT_ANSWER", "120 per minute"),
+    "press.send": ("RATE_LIMIT_PRESS", "30 per minute; 500 per day"),  # per token, not per address
 }
+PER_TOKEN = ("press.send",)  # endpoints whose limit counts each bearer token, not each client address
 _OFF = ("off", "0", "false", "no")
 
 

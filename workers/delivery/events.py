@@ -22,19 +22,21 @@ from rq import Retry
 from ..core.store import Store
 
 TYPES = ("phase_adjudicated", "deadline_approaching", "deadline_passed", "game_ended", "vote_passed",
-         "player_joined")
+         "player_joined", "press")
 LISTENERS = ("webhooks", "mail")
 RETRY = Retry(max=8, interval=[1, 2, 5, 10, 30, 60, 300, 900])
 
 
-def emit(store: Store, pipe, table: str, table_id: str, type_: str, key: str, data: dict) -> None:
-    """Queue (after MULTI, in ``pipe``'s transaction) event ``type_`` of a table for every listener.
+def emit(store: Store, pipe, table: str, table_id: str, type_: str, key: str, data: dict,
+         listeners: tuple[str, ...] = LISTENERS) -> None:
+    """Queue (after MULTI, in ``pipe``'s transaction) event ``type_`` of a table for ``listeners``
+    (every listener unless told: press is mailed by its own change, so it skips ``mail``).
 
     ``key`` makes the event's id unique and stable (e.g. the phase number), so
     that a re-run of the change that emits it gives the same id."""
     assert type_ in TYPES, type_
     event = {"id": f"{table}:{table_id}:{type_}:{key}", "type": type_, "table": table, "table_id": table_id,
              "at": store.now(), "data": data}
-    for listener in LISTENERS:
+    for listener in listeners:
         job_id = re.sub(r"[^A-Za-z0-9_-]", "-", f"event-{listener}-{event['id']}")  # RQ's job id alphabet
         store.enqueue(pipe, "workers.runtime.jobs.deliver_event", listener, event, job_id=job_id, retry=RETRY)

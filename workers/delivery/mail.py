@@ -85,6 +85,23 @@ def signed_player(r, address: str) -> tuple[str, str] | None:
     return (gid, pid) if hmac.compare_digest(sig, _sign(r, f"reply:{gid}:{pid}")) else None
 
 
+def press_address(r, gid: str, pid: str, n: int) -> str:
+    """The player's signed address for answering message ``m{n}``: mail to it is press back to that message's group."""
+    local, _, domain = service_address().partition("@")
+    return f"{local}+{gid}-{pid}-m{n}-{_sign(r, f'press:{gid}:{pid}:{n}')}@{domain}"
+
+
+def signed_press(r, address: str) -> tuple[str, str, int] | None:
+    """``(game, player, message number)`` if ``address`` is a correctly signed press address, else None."""
+    local = parseaddr(address)[1].partition("@")[0].lower()
+    parts = local.partition("+")[2].split("-")
+    if len(parts) != 4 or not parts[2][:1] == "m" or not parts[2][1:].isdigit():
+        return None
+    gid, pid, mid, sig = parts
+    n = int(mid[1:])
+    return (gid, pid, n) if hmac.compare_digest(sig, _sign(r, f"press:{gid}:{pid}:{n}")) else None
+
+
 def mail_token(r, gid: str, pid: str) -> str:
     """A player token derived from the secret, for mail that came to the signed address:
     registered (its hash) in the game's tokens on first use, so that mail calls the
@@ -111,12 +128,14 @@ def compose(to: str, subject: str, body: str, reply_to: str | None = None, in_re
     return msg
 
 
-def queue(store, pipe, msg: EmailMessage, mid: str | None = None) -> str:
-    """Queue (in ``pipe``'s transaction, after MULTI) ``msg`` in the outbox and its delivery job."""
+def queue(store, pipe, msg: EmailMessage, mid: str | None = None, private: bool = False) -> str:
+    """Queue (in ``pipe``'s transaction, after MULTI) ``msg`` in the outbox and its delivery job.
+    A ``private`` message (press) is logged without its recipients or subject."""
     mid = mid or uuid.uuid4().hex
     to = [addr for _name, addr in [parseaddr(a) for a in msg.get_all("To", [])] if addr]
     pipe.hset(keys.mail_out(mid), mapping={"to": json.dumps(to), "raw": msg.as_string(),
-                                           "subject": str(msg["Subject"]), "queued_at": time.time()})
+                                           "subject": str(msg["Subject"]), "queued_at": time.time(),
+                                           **({"private": 1} if private else {})})
     store.enqueue(pipe, "workers.runtime.jobs.send_mail", mid, job_id=f"mail-{mid}", retry=RETRY)
     return mid
 
@@ -133,12 +152,14 @@ def send(store, mid: str) -> JobOutcome:
         refused = _relay(url, to, record["raw"])
         if refused:
             r.hset(keys.mail_out(mid), "refused", json.dumps(refused))
-            log.warning("mail %s: the relay refused %s for good", mid, refused)
+            log.warning("mail %s: the relay refused %s for good", mid,
+                        f"{len(refused)} recipients" if record.get("private") else refused)
         where = urlsplit(url).hostname
     else:
         where = _maildir(store.settings.mail_outbox, mid, record["raw"])
     r.delete(keys.mail_out(mid))
-    log.info("mail %s to %s, %r: delivered to %s", mid, ", ".join(to), record["subject"], where)
+    what = "private" if record.get("private") else f"to {', '.join(to)}, {record['subject']!r}"
+    log.info("mail %s %s: delivered to %s", mid, what, where)
     return JobOutcome.did(f"delivered to {where}")
 
 
@@ -324,6 +345,23 @@ def _game_ended(r, g, data):
     winner = data.get("winner")
     return "Game over", (f"Game {g.id} ended in {data.get('phase')}"
                          f"{': ' + winner + ' wins' if winner else ''}.\n"), None
+
+
+def press(store, pipe, g: GameRecord, player: dict, shown: dict, answers: str) -> None:
+    """Queue (after MULTI) message ``shown`` (as ``player`` may see it) to ``player``'s address,
+    with the player's signed press address as ``Reply-To``; ``answers`` says who a reply reaches."""
+    sender = shown["from"] or "an unknown power (grey press)"
+    to = ("all the powers (a broadcast)" if shown["to"] == "all"
+          else ", ".join(shown["to"]) if shown["to"] else "you")
+    head = f"Press in game {g.id}, {shown['phase']}, {shown['sent_at']}\nFrom: {sender}\nTo: {to}\n\n"
+    foot = (f"\n\n--\nA reply to this message is press to {answers}: its whole text, quotes and signature "
+            "left out. For orders and commands, reply to another message from the judge.\n")
+    title = f"{'Broadcast' if shown['to'] == 'all' else 'Press'} from {shown['from'] or 'an unknown power'}"
+    n = int(shown["id"][1:])
+    msg = compose(player["email"], subject(g, title), head + shown["body"] + foot,
+                  press_address(store.r, g.id, player["id"], n))
+    mid = hashlib.sha256(f"press:{g.id}:{n}:{player['id']}".encode()).hexdigest()[:32]
+    queue(store, pipe, msg, mid, private=True)
 
 
 MESSAGES = {"phase_adjudicated": _phase_adjudicated, "deadline_approaching": _deadline_approaching,

@@ -25,6 +25,7 @@ the mail interface and the jobs call.
 from __future__ import annotations
 
 from ..absences import Absences
+from ..press import Press
 from ..votes import Votes
 from .director import Director
 from .ending import Ending
@@ -49,6 +50,7 @@ class Games:
         ending = Ending(self.core)
         self.votes = Votes(self.core, ending)
         self.absences = Absences(self.core)
+        self.press = Press(self.core)
         views = Views(self.core)
         setup = Setup(self.core, views)
         orders, phases = Orders(self.core), Phases(self.core, ending, self.votes)

@@ -125,7 +125,7 @@ class Director:
         spec = {"variant": g.variant, "rules": g.rules, "deadlines": settings["deadlines"],
                 "assignment": "chosen", "missed_orders": settings["missed_orders"],
                 "draw_subsets": settings.get("draw_subsets", False),
-                "civil_disorder_vote": settings.get("civil_disorder_vote", "yes"),
+                "civil_disorder_vote": settings.get("civil_disorder_vote", "yes"), "press": settings.get("press"),
                 "name": f"fork of {g.name or gid} at {phase}", **spec,
                 "start": {k: position[k] for k in POSITION_FIELDS if k in position}}
         created, new_token = self.setup.create_game(spec, forked_from=origin)

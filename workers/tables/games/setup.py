@@ -10,7 +10,7 @@ from ...core.machine import GameStatus
 from ...core.records import GameRecord
 from ...core.store import hash_token, new_id, new_token
 from ...delivery import mail, reminders
-from .. import absences, results
+from .. import absences, press, results
 from .table import POSITION_FIELDS, GameTable, engine, seated
 from .views import Views
 
@@ -50,7 +50,8 @@ class Setup:
                     "grace": spec.get("grace", 0), "reminders": spec.get("reminders", reminders.DEFAULT),
                     "absences": absences.policy(spec),
                     "seats": len(info["players"]), "draw_subsets": spec.get("draw_subsets", False),
-                    "civil_disorder_vote": spec.get("civil_disorder_vote", "yes")}
+                    "civil_disorder_vote": spec.get("civil_disorder_vote", "yes"),
+                    "press": press.rules_of(spec.get("press"))}
         record = GameRecord(id=gid, name=spec.get("name", ""), variant=spec["variant"], rules=rules,
                             settings=settings, start=start, last_year=spec.get("last_year") or None,
                             director=director or hash_token(token), status=GameStatus.FORMING,

@@ -106,8 +106,9 @@ class GameTable:
 
     def keep(self, pipe, gid: str, seconds: int | None) -> None:
         """Queue (after MULTI): the game's keys expire in ``seconds`` (None: they are kept)."""
+        powers = engine().variant_info(self.r.hget(keys.game(gid), "variant"))["powers"]  # never changes
         for key in (keys.game(gid), keys.players(gid), keys.tokens(gid), keys.history(gid), keys.proposals(gid),
-                    keys.audit("game", gid), keys.absences(gid), keys.mail_done(gid)):
+                    keys.audit("game", gid), keys.absences(gid), keys.mail_done(gid), *keys.press_keys(gid, powers)):
             if seconds is None:
                 pipe.persist(key)
             else:

@@ -9,7 +9,7 @@ from ...core import audit, keys
 from ...core.errors import Conflict, Invalid, NotFound
 from ...core.machine import GameStatus
 from ...core.store import iso
-from .. import absences
+from .. import absences, press
 from .table import GameTable
 
 VIEW_POSITION = ("units", "centers", "dislodged", "contested", "retreat_options", "adjustments")
@@ -47,6 +47,7 @@ class Views:
             "civil_disorder_vote": settings.get("civil_disorder_vote", "yes"),
             "last_year": g.last_year, "ended_by": g.ended_by or None, "result": g.result,
             "tournament": g.tournament or None, "forked_from": g.forked_from,
+            "press": press.in_force(settings),
         }
         if g.seq:
             position = g.position

@@ -1,0 +1,291 @@
+"""Press: messages between the powers of a game, under the game's press rules (the press contract,
+contracts/press.md; docs/press.md).
+
+**Rules.** A game's press rules are one object (:data:`DEFAULTS`, the preset ``full``), set at
+creation from a preset name or an object (:func:`rules_of`), kept in the game's settings, shown in
+its view and changed by the director (audited).
+
+**Storage** (docs/redis-keys.md).  Every message is one field of the game's ``press`` hash (its
+number ``n``; its id is ``m{n}``).  Each reader's messages are indexed in a sorted set scored by
+the number: a power's *box* (the private press it sent or received), ``public`` (broadcasts) and
+``all`` (every message, for a director who reads private press).  A power reads its box and
+``public``; so ``GET /press?after=m{n}`` is two range reads (O(log n + k)) and one ``HMGET``,
+however large the game's press.  The keys live and expire with the game (``GameTable.keep``),
+and a rollback leaves them alone: each message keeps the phase it was sent in.
+
+**Secrecy.** The record holds the truth; :func:`shown` is the one place that cuts it down for a
+reader: ``from`` is null for grey press except to its sender (the director included), a fake
+broadcast shows ``to: "all"`` to everyone but its sender, and a reply to grey press hides its
+recipient from everyone but that recipient.  Elsewhere a message leaves only as the ``press``
+event (id, phase, time: :func:`announce`) and as mail to each recipient, queued in the
+transaction that stores it (so it is mailed once, through the outbox).
+"""
+from __future__ import annotations
+
+import json
+import re
+
+from adjudicator import diplomacy
+
+from ..core import keys
+from ..core.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
+from ..core.machine import GameStatus
+from ..core.records import GameRecord
+from ..core.store import iso
+from ..delivery import events, mail
+
+DEFAULTS = {"private": True, "public": True, "grey": "no", "fake_broadcast": False, "phases": "all",
+            "director_reads": False}
+PRESETS = {"full": {}, "public": {"private": False}, "none": {"private": False, "public": False},
+           "grey": {"grey": "only"}, "rulebook": {"phases": "movement"}}
+MAX_BODY = 10_000
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def rules_of(spec: str | dict | None) -> dict:
+    """The whole rules object of a preset name or a (partial) object; None is ``full``."""
+    if spec is None:
+        return dict(DEFAULTS)
+    if isinstance(spec, str):
+        return DEFAULTS | PRESETS[spec]
+    return DEFAULTS | {k: v for k, v in spec.items() if k in DEFAULTS}
+
+
+def in_force(settings: dict) -> dict:
+    """The press rules of a game (games made before press had rules play ``full``)."""
+    return rules_of(settings.get("press"))
+
+
+def message_id(n: int) -> str:
+    return f"m{n}"
+
+
+def shown(m: dict, powers: set[str]) -> dict:
+    """Message ``m`` (the stored record) as a reader holding ``powers`` sees it (the director holds none)."""
+    sender = m["from"] in powers
+    to = m["to"]
+    if m.get("hidden_to") and not powers & set(to):
+        to = None  # a reply to grey press: only its recipient, the grey sender, knows who that is
+    elif m.get("fake_broadcast") and not sender:
+        to = "all"
+    view = {"id": message_id(m["n"]), "phase": m["phase"], "sent_at": iso(m["sent_at"]),
+            "from": m["from"] if sender or not m["grey"] else None, "to": to, "body": m["body"],
+            "grey": m["grey"]}
+    if sender and m.get("fake_broadcast"):
+        view["fake_broadcast"] = True
+    if m.get("reply_to"):
+        view["in_reply_to"] = message_id(m["reply_to"])
+    return view
+
+
+def boxes_of(m: dict) -> list[str]:
+    """The indexes message ``m`` goes in."""
+    if m["to"] == "all":
+        return ["public", "all"]
+    return ["all", m["from"], *m["to"]]
+
+
+def write(pipe, gid: str, m: dict) -> None:
+    """Queue (after MULTI) the writes that store message ``m`` (number ``m["n"]``) and index it."""
+    n = m["n"]
+    pipe.set(keys.press_count(gid), n)
+    pipe.hset(keys.press(gid), n, json.dumps(m))
+    for box in boxes_of(m):
+        pipe.zadd(keys.press_box(gid, box), {n: n})
+
+
+def announce(store, pipe, g: GameRecord, m: dict) -> None:
+    """Queue (after MULTI) the ``press`` event: the message's id, phase and time, never more.  The one
+    place a message becomes an event (webhooks; a live stream may hook in here)."""
+    events.emit(store, pipe, "game", g.id, "press", message_id(m["n"]),
+                {"id": message_id(m["n"]), "phase": m["phase"], "sent_at": iso(m["sent_at"])},
+                listeners=("webhooks",))
+
+
+def alive(position: dict, power: str) -> bool:
+    """Whether ``power`` is still in the game: a unit (dislodged ones too) or a supply centre."""
+    return bool(position.get("units", {}).get(power) or position.get("centers", {}).get(power)
+                or position.get("dislodged", {}).get(power))
+
+
+def check_body(body: str, where: str = "body.body") -> None:
+    if not 1 <= len(body) <= MAX_BODY:
+        raise Invalid(f"{where}: a message is 1 to {MAX_BODY} characters, not {len(body)}",
+                      errors={"body": [f"1 to {MAX_BODY} characters"]})
+    if _SURROGATE.search(body):
+        raise Invalid(f"{where}: a lone surrogate (\\ud800-\\udfff) is not a Unicode character")
+
+
+class Press:
+    """Sending and reading a game's press; built on the games' ``GameTable`` (``table``)."""
+
+    def __init__(self, table):
+        self.t, self.store, self.r = table, table.store, table.r
+
+    # ------------------------------------------------------------ who is asking
+    def _player(self, gid: str, token: str | None, g: GameRecord) -> dict:
+        if token and self.store.is_director(g.director, token):
+            raise Forbidden("the director does not send press as a power; only players do")
+        return self.t.player_for(gid, token)
+
+    @staticmethod
+    def _power(player: dict, power: str | None) -> str:
+        powers = player["powers"]
+        if power is None:
+            if len(powers) == 1:
+                return powers[0]
+            raise Invalid(f"body.power: you play {', '.join(powers) or 'no power yet'}; name the one that writes",
+                          errors={"power": ["required for a player of several powers"]})
+        if power not in powers:
+            raise Forbidden(f"{power} is not your power; you play {', '.join(powers) or 'no power yet'}")
+        return power
+
+    # ------------------------------------------------------------ send
+    def send(self, gid: str, token: str | None, power: str | None, to, body: str, grey: bool | None = None,
+             fake_broadcast: bool = False, reply_to: int | None = None, hidden_to: bool = False,
+             source: str | None = None) -> dict:
+        """Send ``body`` from ``power`` (one of the token's) to ``to`` (a list of powers, or ``"all"``);
+        ``grey`` None is the game's default (grey only when its press is grey only).  Returns the
+        message as its sender sees it.  ``source`` (an incoming mail and block) makes a second
+        send of the same source return the first message instead."""
+        g = self.t.load(self.r, gid)
+        player = self._player(gid, token, g)
+        power = self._power(player, power)
+        check_body(body)
+
+        def change(pipe):
+            g = self.t.load(pipe, gid)
+            if source:
+                known = pipe.hget(keys.press_sources(gid), source)
+                if known:
+                    return shown(json.loads(pipe.hget(keys.press(gid), known)), set(player["powers"]))
+            rules = in_force(g.settings)
+            recipients = self._check(g, rules, player, power, to, grey, fake_broadcast)
+            players = self.t.players(pipe, gid)
+            n = int(pipe.get(keys.press_count(gid)) or 0) + 1
+            m = {"n": n, "phase": g.phase, "seq": g.seq, "sent_at": self.store.now(), "from": power,
+                 "to": recipients, "body": body, "grey": rules["grey"] == "only" if grey is None else grey,
+                 "fake_broadcast": fake_broadcast, **({"reply_to": reply_to} if reply_to else {}),
+                 **({"hidden_to": True} if hidden_to else {})}
+            pipe.multi()
+            write(pipe, gid, m)
+            if source:
+                pipe.hset(keys.press_sources(gid), source, n)
+            announce(self.store, pipe, g, m)
+            self._mail(pipe, g, m, players, player)
+            return shown(m, set(player["powers"]))
+
+        return self.store.transact([keys.game(gid), keys.press_count(gid)], change)
+
+    def _check(self, g: GameRecord, rules: dict, player: dict, power: str, to, grey, fake_broadcast):
+        """The recipients of a message the rules allow (``"all"`` or a sorted list); else the 409 or
+        422 that names the rule."""
+        if g.status == GameStatus.FORMING:
+            raise Conflict(f"game '{g.id}' has not started; press opens when it starts")
+        if g.status == GameStatus.FINISHED:
+            raise Conflict(f"game '{g.id}' is over; press is closed")
+        if rules["phases"] == "movement" and not g.phase.endswith("M"):
+            raise Invalid(f"no press while a retreat or adjustment phase is open ({g.phase}): "
+                          "this game's press rules say phases: movement")
+        if not alive(g.position or {}, power):
+            raise Invalid(f"{power} has no unit and no supply centre left: only a power still in the game "
+                          "may send press")
+        if to == "all":
+            if not rules["public"]:
+                raise Invalid("broadcasts are off in this game: its press rules say public: false")
+            if fake_broadcast:
+                raise Invalid("body.fake_broadcast: a fake broadcast goes to a group of powers, not to all")
+            recipients = "all"
+        else:
+            variant = diplomacy.variant_info(g.variant)["powers"]
+            recipients = sorted(set(to))
+            for p in recipients:
+                if p not in variant:
+                    raise Invalid(f"body.to: {p} is not a power of this game ({', '.join(variant)})")
+                if p in player["powers"]:
+                    raise Invalid(f"body.to: {p} is your own power; press goes to other powers")
+            if not recipients:
+                raise Invalid("body.to: name at least one power, or \"all\"")
+            if not rules["private"]:
+                raise Invalid("private press is off in this game: its press rules say private: false")
+            if fake_broadcast and not rules["fake_broadcast"]:
+                raise Invalid("fake broadcasts are off in this game: its press rules say fake_broadcast: false")
+        if grey and rules["grey"] == "no":
+            raise Invalid("grey press is off in this game: its press rules say grey: no")
+        if grey is False and rules["grey"] == "only":
+            raise Invalid("press in this game is grey only: its press rules say grey: only")
+        return recipients
+
+    def _mail(self, pipe, g: GameRecord, m: dict, players: list[dict], sender: dict) -> None:
+        """Queue (after MULTI) the message to each recipient player with an address, as that player sees it."""
+        for p in players:
+            if p["id"] == sender["id"] or not p.get("email"):
+                continue
+            powers = set(p["powers"])
+            if m["to"] != "all" and not powers & set(m["to"]):
+                continue
+            view = shown(m, powers)
+            mail.press(self.store, pipe, g, p, view, self._answers(m, view, powers))
+
+    @staticmethod
+    def _answers(m: dict, view: dict, powers: set[str]) -> str:
+        """Who a recipient holding ``powers`` reaches by answering ``m``, as that recipient may know it."""
+        if m["grey"]:
+            return "its sender alone (who stays unknown to you)"
+        if view["to"] == "all":
+            return f"{m['from']} alone"
+        others = [p for p in m["to"] if p not in powers]
+        return ", ".join([m["from"], *others])
+
+    def reply(self, gid: str, token: str | None, n: int, body: str, source: str | None = None) -> dict:
+        """Answer message ``m{n}`` that the token's player received (a reply to its mail): press to
+        its sender and its other recipients, or to its sender alone for grey press and (fake)
+        broadcasts; a reply to grey press hides its recipient from its own sender."""
+        player = self.t.player_for(gid, token)
+        raw = self.r.hget(keys.press(gid), n)
+        powers = set(player["powers"])
+        m = json.loads(raw) if raw else None
+        if m is None or m["from"] in powers or (m["to"] != "all" and not powers & set(m["to"])):
+            raise NotFound(f"you received no message {message_id(n)} in game '{gid}'")
+        power = sorted(powers if m["to"] == "all" else powers & set(m["to"]))[0]
+        if m["grey"] or m["to"] == "all" or m.get("fake_broadcast"):
+            to = [m["from"]]
+        else:
+            to = sorted((set(m["to"]) | {m["from"]}) - powers)
+        return self.send(gid, token, power, to, body, reply_to=n, hidden_to=m["grey"], source=source)
+
+    # ------------------------------------------------------------ read
+    def read(self, gid: str, token: str | None, after: int = 0, limit: int | None = None) -> list[dict]:
+        """The messages after ``m{after}`` the token may read, oldest first (at most ``limit``)."""
+        g = self.t.load(self.r, gid)
+        if not token:
+            raise Unauthorized("this needs a player token or the director token: send 'Authorization: Bearer <token>'")
+        if self.store.is_director(g.director, token):
+            powers: set[str] = set()
+            boxes = ["all" if in_force(g.settings)["director_reads"] else "public"]
+        else:
+            powers = set(self.t.player_for(gid, token)["powers"])
+            boxes = [*sorted(powers), "public"]
+        with self.r.pipeline(transaction=False) as pipe:
+            for box in boxes:
+                pipe.zrangebyscore(keys.press_box(gid, box), f"({after}", "+inf",
+                                   **({"start": 0, "num": limit} if limit else {}))
+            found = sorted({int(n) for ns in pipe.execute() for n in ns})[:limit]
+        if not found:
+            return []
+        return [shown(json.loads(m), powers) for m in self.r.hmget(keys.press(gid), found)]
+
+    # ------------------------------------------------------------ the rules
+    def set_rules(self, gid: str, token: str | None, spec: str | dict) -> None:
+        """The director's change of the game's press rules (audited)."""
+        rules = rules_of(spec)
+        detail = {"press": rules}
+
+        def change(pipe, g: GameRecord):
+            if g.status == GameStatus.FINISHED:
+                raise Conflict(f"game '{gid}' is over")
+            detail["was"] = in_force(g.settings)
+            pipe.multi()
+            pipe.hset(keys.game(gid), mapping=GameRecord.encode(settings={**g.settings, "press": rules}))
+
+        self.t.director(gid, token, "press_rules", detail, change)
