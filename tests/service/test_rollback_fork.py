@@ -82,8 +82,8 @@ def test_fork_any_phase_into_a_sandbox(api):
     game.wait_phase("F1901M")
     history = game.history()
 
-    # anyone may fork an adjudicated phase: a new game at its start, with its own director
-    fork = api.post(f"{game.path}/fork", json={"seq": 1, "name": "what if France held"})
+    # the director may fork an adjudicated phase: a new game at its start, with its own director
+    fork = api.post(f"{game.path}/fork", json={"seq": 1, "name": "what if France held"}, token=game.director)
     assert fork.status_code == 201, fork.text
     forked = fork.json()
     assert forked["game"]["forked_from"] == {"game": game.id, "seq": 1, "phase": "S1901M"}
@@ -102,5 +102,5 @@ def test_fork_any_phase_into_a_sandbox(api):
     assert current["game"]["forked_from"]["phase"] == "F1901M" and current["game"]["last_year"] == 1902
     audit = api.get(f"{game.path}/audit", token=game.director).json()["entries"]
     assert audit[-1]["action"] == "fork" and audit[-1]["detail"]["into"] == current["game"]["id"]
-    assert api.post(f"{game.path}/fork", json={"seq": 7}).status_code == 422
-    assert api.post("/v1/games/000000000000/fork", json={}).status_code == 404
+    assert api.post(f"{game.path}/fork", json={"seq": 7}, token=game.director).status_code == 422
+    assert api.post("/v1/games/000000000000/fork", json={}, token=game.director).status_code == 404

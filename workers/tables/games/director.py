@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 
 from ...core import audit, keys
-from ...core.errors import Conflict, Invalid
+from ...core.errors import Conflict, Forbidden, Invalid, Unauthorized
 from ...core.machine import GameStatus
 from ...core.records import GameRecord
 from ...core.store import iso
 from .ending import Ending
 from .setup import Setup
 from .table import POSITION_FIELDS, GameTable, seated
-from .views import Views
+from .views import Views, public_rules
 
 OPEN = (GameStatus.OPEN, GameStatus.PAUSED)
 
@@ -108,8 +108,19 @@ class Director:
         return self._act(gid, token, "rollback", detail, change)
 
     def fork(self, gid: str, token: str | None, seq: int | None, spec: dict) -> tuple[dict, str]:
-        """A new game (a sandbox) starting at the start of phase ``seq`` of this game (None: its current phase)."""
+        """A new game (a sandbox) starting at the start of phase ``seq`` of this game (None: its current
+        phase), for its director, or one of its players once it has ended.  It copies the rules the
+        origin shows, and draws anew what the origin still hides (``HIDDEN_RULES``)."""
         g = self.t.load(self.t.r, gid)
+        director = self.t.store.is_director(g.director, token)
+        if not director:
+            if not token:
+                raise Unauthorized("forking needs the director's token, or a player's once the game has "
+                                   "ended: send 'Authorization: Bearer <token>'")
+            self.t.player_for(gid, token)  # 401 for a token that is no player's either
+            if g.status != GameStatus.FINISHED:
+                raise Forbidden(f"only the director may fork game '{gid}' while it is played; "
+                                "its players may once it has ended")
         if seq is None:
             if not g.seq:
                 raise Conflict(f"game '{gid}' has not started; name an adjudicated phase or wait for the start")
@@ -122,14 +133,14 @@ class Director:
             position, phase = found["position"], found["phase"]
         settings = g.settings
         origin = {"game": gid, "seq": seq, "phase": phase}
-        spec = {"variant": g.variant, "rules": g.rules, "deadlines": settings["deadlines"],
+        spec = {"variant": g.variant, "rules": public_rules(g.rules, g.phase), "deadlines": settings["deadlines"],
                 "assignment": "chosen", "missed_orders": settings["missed_orders"],
                 "draw_subsets": settings.get("draw_subsets", False),
                 "civil_disorder_vote": settings.get("civil_disorder_vote", "yes"), "press": settings.get("press"),
                 "name": f"fork of {g.name or gid} at {phase}", **spec,
                 "start": {k: position[k] for k in POSITION_FIELDS if k in position}}
         created, new_token = self.setup.create_game(spec, forked_from=origin)
-        if self.t.store.is_director(g.director, token):
+        if director:
             with self.t.r.pipeline() as pipe:
                 audit.record(pipe, self.t.table, gid, self.t.now(), "fork", {**origin, "into": created["id"]})
                 pipe.execute()

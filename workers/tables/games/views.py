@@ -20,6 +20,17 @@ def coin_toss_public(phase: str) -> bool:
     return bool(phase) and (int(phase[1:5]) > 1914 or phase == "W1914A")
 
 
+#: Every rule the service draws and hides, with when it is shown (a test of each variant checks
+#: that nothing else stored is left out of the public state): a view shows it, a fork copies it,
+#: only from then on.
+HIDDEN_RULES = {"italy_joins": coin_toss_public}
+
+
+def public_rules(rules: dict, phase: str) -> dict:
+    """``rules`` without what is still hidden at ``phase``."""
+    return {k: v for k, v in rules.items() if k not in HIDDEN_RULES or HIDDEN_RULES[k](phase)}
+
+
 class Views:
     def __init__(self, table: GameTable):
         self.t = table
@@ -30,9 +41,7 @@ class Views:
 
     def public_state(self, gid: str) -> dict:
         g = self.t.load(self.t.r, gid)
-        settings, rules = g.settings, dict(g.rules)
-        if "italy_joins" in rules and not coin_toss_public(g.phase):
-            del rules["italy_joins"]  # drawn at creation, shown from the Fall 1914 adjustments on
+        settings, rules = g.settings, public_rules(g.rules, g.phase or (g.start or {}).get("phase", ""))
         state = {
             "id": gid, "name": g.name, "variant": g.variant, "rules": rules,
             "deadlines": settings["deadlines"], "assignment": settings["assignment"],
