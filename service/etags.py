@@ -2,7 +2,7 @@
 
 A tag is the version of the view (``workers.core.versions``: a counter in the
 table's record, moved in the same transaction as anything the view shows) and
-the viewer (the director, a player or participant id, or ``anyone``), never a
+the viewer (the director, a player or participant, or ``anyone``), never a
 hash of the body: answering 304 costs one round trip to Redis and builds no
 view.  The version is read before the view is built, so a tag never claims a
 newer state than its body shows.
@@ -12,6 +12,7 @@ public view) without a tag.
 """
 from __future__ import annotations
 
+import hashlib
 from typing import Callable
 
 from flask import Response, current_app, request
@@ -50,8 +51,8 @@ def conditional(record_key: str, version: str, render: Callable[[], Response],
         viewer = "anyone"
     elif Store.is_director(director, sent):
         viewer = "director"
-    elif holder:
-        viewer = holder
+    elif holder:  # a kind of its own: a participant may be called "director" or "anyone", or hold a '"'
+        viewer = "p" + hashlib.sha256(holder.encode()).hexdigest()[:16]
     else:
         return render()
     tag = f'W/"{rev or 0}-{viewer}"'

@@ -93,6 +93,7 @@ class ResolutionSchema(Schema):
     dice = fields.Nested(DiceInfoSchema)
     outcome = fields.Dict(allow_none=True)
     you = fields.String(allow_none=True)
+    role = fields.String(allow_none=True)
     participants = fields.List(fields.Nested(ResolutionParticipantSchema))
     deadlines = fields.Dict(keys=fields.String(), values=fields.Integer())
     engine_version = fields.String()

@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app
 
 from workers.core import keys, versions
+from workers.tables.resolutions import DIRECTOR
 
 from . import resolution_schemas as rs
 from .etags import conditional
@@ -48,19 +49,19 @@ def answer(resolution_id):
 def extend(resolution_id):
     body = load(rs.ExtendResolutionSchema())
     resolutions().extend(resolution_id, token(), body["seconds"])
-    return reply(rs.ResolutionSchema(), resolutions().view(resolution_id, "director"))
+    return reply(rs.ResolutionSchema(), resolutions().view(resolution_id, DIRECTOR))
 
 
 @bp.post("/v1/resolutions/<resolution_id>/pause")
 def pause(resolution_id):
     resolutions().pause(resolution_id, token())
-    return reply(rs.ResolutionSchema(), resolutions().view(resolution_id, "director"))
+    return reply(rs.ResolutionSchema(), resolutions().view(resolution_id, DIRECTOR))
 
 
 @bp.post("/v1/resolutions/<resolution_id>/resume")
 def resume(resolution_id):
     resolutions().resume(resolution_id, token())
-    return reply(rs.ResolutionSchema(), resolutions().view(resolution_id, "director"))
+    return reply(rs.ResolutionSchema(), resolutions().view(resolution_id, DIRECTOR))
 
 
 @bp.post("/v1/resolutions/<resolution_id>/cancel")

@@ -67,3 +67,51 @@ def test_defect_01_a_fork_copies_what_is_already_shown(api):
     assert fork["game"]["rules"]["italy_joins"] == 2
     early = api.post(f"{game.path}/fork", json={"seq": 1}, token=game.director).json()
     assert _stored_rules(api, early["game"]["id"])["italy_joins"] == 2  # public in the origin already
+
+
+# ---------------------------------------------------------------- 2. a participant named "director"
+def _card(cid, country, value):
+    return {"id": cid, "kind": "INFLUENCE", "country": country, "value": value}
+
+
+def _vote_1630(players):
+    """The 1630 vote of docs/resolutions.md (TV-06), its players named ``players`` (caller first)."""
+    tim, martin, simon = players
+    return {"kind": "1630.vote", "state": {
+        "players": [tim, martin, simon], "caller": tim,
+        "displays": {tim: {"ENGLAND": {"state": "DOMINANT", "cards": [_card("T0", "ENGLAND", 3)]}},
+                     martin: {"ENGLAND": {"state": "DOMINANT", "cards": [_card("M0", "ENGLAND", 5)]}},
+                     simon: {"ENGLAND": {"state": "DOMINANT", "cards": [_card("S0", "ENGLAND", 1)]}}},
+        "hands": {simon: [_card("Simon-E9", "ENGLAND", 1)], martin: [_card("Martin-F9", "FRANCE", 2)]},
+        "countries": {"ENGLAND": {"side": "RED", "army_size": 1, "military_ability": 1, "leader": True},
+                      "FRANCE": {"side": "BLUE", "prestige": 3}}},
+        "participants": {p: {"name": p} for p in players}, "deadlines": {"default": 3600}}
+
+
+def test_defect_02_a_participant_named_director_is_only_a_participant(api):
+    created = api.post("/v1/resolutions", json=_vote_1630(["Tim", "director", "Simon"]))
+    assert created.status_code == 201, created.text
+    rid, tokens = created.json()["resolution"]["id"], created.json()["tokens"]
+    path = f"/v1/resolutions/{rid}"
+    seen = api.get(path, token=tokens["director"]).json()
+    assert seen["you"] == "director" and seen["role"] == "participant"
+    assert set(seen["state"]["hands"]) == {"director"}  # its own hand, never Simon's
+    assert seen["step"]["details_hidden"] is True  # Tim's private country question
+    answered = api.post(f"{path}/answers", token=tokens["director"],
+                        json={"step": 0, "answer": "ENGLAND", "participant": "Tim"})
+    assert answered.status_code == 403, answered.text
+    assert api.post(f"{path}/pause", token=tokens["director"]).status_code == 403
+    # the director is the holder of the director token, whatever the participants are called
+    boss = api.get(path, token=created.json()["director_token"]).json()
+    assert boss["role"] == "director" and set(boss["state"]["hands"]) == {"director", "Simon"}
+    assert api.get(path).json()["role"] is None
+
+
+def test_defect_02_a_participant_named_director_has_an_etag_of_its_own(api):
+    created = api.post("/v1/resolutions", json=_vote_1630(["Tim", "director", "Simon"])).json()
+    path = f"/v1/resolutions/{created['resolution']['id']}"
+    boss = api.get(path, token=created["director_token"]).headers["ETag"]
+    named = api.get(path, token=created["tokens"]["director"])
+    assert named.headers["ETag"] != boss
+    again = api.get(path, token=created["tokens"]["director"], headers={"If-None-Match": boss})
+    assert again.status_code == 200 and set(again.json()["state"]["hands"]) == {"director"}

@@ -34,8 +34,26 @@ from ..core.errors import Conflict, Forbidden, GameError, Invalid, Unauthorized
 from ..core.store import hash_token, iso, new_id, new_token
 
 log = logging.getLogger(__name__)
-DIRECTOR = "director"
 ENDED = ("resolved", "cancelled")
+
+
+class Director:
+    """The director as a viewer: a kind of its own, which no participant id equals (a participant
+    may be called "director"); only the director token's hash makes a viewer this."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "DIRECTOR"
+
+
+DIRECTOR = Director()
+BY_DIRECTOR = "director"  # the log's word for an answer the director gave
+Viewer = str | Director | None
+
+
+def role(viewer: Viewer) -> str | None:
+    return None if viewer is None else "director" if viewer is DIRECTOR else "participant"
 
 
 class Halted(Exception):
@@ -96,18 +114,18 @@ class Resolutions:
         return self.view(rid, DIRECTOR), director_token, tokens
 
     # ------------------------------------------------------------ reading
-    def viewer(self, rid: str, token: str | None) -> str | None:
+    def viewer(self, rid: str, token: str | None) -> Viewer:
         """Who ``token`` is in resolution ``rid``: a participant id, the director, or None (anyone)."""
         rec = self.store.record(self.store.r, ResolutionRecord, self.key(rid), self.what(rid))
         if token and self.store.is_director(rec.director, token):
             return DIRECTOR
         return self.store.holder(keys.resolution_tokens(rid), token, self.what(rid))
 
-    def view(self, rid: str, viewer: str | None) -> dict:
+    def view(self, rid: str, viewer: Viewer) -> dict:
         rec = self.store.record(self.store.r, ResolutionRecord, self.key(rid), self.what(rid))
         procedure = KINDS[rec.kind]
         log = rec.log
-        sees = (lambda state: state) if viewer == DIRECTOR else (lambda state: procedure.redact(state, viewer))
+        sees = (lambda state: state) if viewer is DIRECTOR else (lambda state: procedure.redact(state, viewer))
         outcome = rec.outcome
         if outcome is not None:
             outcome = {"result": outcome["result"], "state": sees(outcome["state"])}
@@ -120,14 +138,14 @@ class Resolutions:
             "step": None if ended or rec.status == "halted" else self._step_view(rec, log, viewer),
             "log": [{k: v for k, v in entry.items() if k != "shown"} for entry in log],
             "dice": {"source": rec.dice, "commitment": rec.commitment, "seed": rec.seed if ended else None},
-            "outcome": outcome, "you": viewer,
+            "outcome": outcome, "you": BY_DIRECTOR if viewer is DIRECTOR else viewer, "role": role(viewer),
             "participants": [{"id": p, "name": info.get("name"), "bot": bool(info.get("bot"))}
                              for p, info in participants.items()],
             "deadlines": rec.deadlines, "engine_version": rec.version,
             "created_at": iso(rec.created_at), "state": sees(rec.state),
         }
 
-    def _step_view(self, rec: ResolutionRecord, log: list, viewer: str | None) -> dict | None:
+    def _step_view(self, rec: ResolutionRecord, log: list, viewer: Viewer) -> dict | None:
         step = self._current(rec, log)
         if isinstance(step, Outcome):
             return None
@@ -146,7 +164,7 @@ class Resolutions:
             shown |= {"type": "sealed", "question": step.question}
             if own is not None:
                 shown |= self._decision_view(own, viewer) | {"your_answer": sealed.get(viewer, {}).get("value")}
-            elif viewer == DIRECTOR:
+            elif viewer is DIRECTOR:
                 shown |= {"decisions": [self._decision_view(d, viewer) | {"participant": d.participant}
                                         for d in step.decisions],
                           "choices": None, "details": {}, "default": None, "has_default": step.has_default}
@@ -156,8 +174,8 @@ class Resolutions:
         return {**shown, "type": "decision", "question": step.question, **self._decision_view(step, viewer)}
 
     @staticmethod
-    def _decision_view(decision: Decision, viewer: str | None) -> dict:
-        hidden = decision.private and viewer not in (decision.participant, DIRECTOR)
+    def _decision_view(decision: Decision, viewer: Viewer) -> dict:
+        hidden = decision.private and viewer is not DIRECTOR and viewer != decision.participant
         return {"choices": None if hidden or decision.choices is None else _normal(list(decision.choices)),
                 "details": {} if hidden else _normal(dict(decision.details)), "details_hidden": hidden,
                 "default": None if hidden or not decision.has_default else _normal(decision.default),
@@ -273,7 +291,7 @@ class Resolutions:
                                   **self.store.deadline_fields(pipe, self.table, rid, seq, seconds))
 
     # ------------------------------------------------------------ answers
-    def answerer(self, rid: str, token: str | None) -> str:
+    def answerer(self, rid: str, token: str | None) -> Viewer:
         """Who may answer with ``token``: a participant id or the director (401 without a token)."""
         if not token:
             raise Unauthorized("answering needs a token: send 'Authorization: Bearer <token>'")
@@ -281,9 +299,9 @@ class Resolutions:
 
     def answer(self, rid: str, token: str | None, index: int, value, participant: str | None = None) -> dict:
         who = self.answerer(rid, token)
-        if who != DIRECTOR and participant not in (None, who):
+        if who is not DIRECTOR and participant not in (None, who):
             raise Forbidden(f"you answer as {who}; only the director answers for another participant")
-        as_whom = who if who != DIRECTOR else participant
+        as_whom = who if who is not DIRECTOR else participant
 
         def body(pipe, rec, log, steps):
             if index < len(log) and self._same_answer(log[index], as_whom, value):
@@ -294,10 +312,10 @@ class Resolutions:
                 raise Conflict(f"step {index} is not the open step; the open step is {len(log)}",
                                open_step=len(log))
             step = steps[-1]
-            by = "participant" if who != DIRECTOR else DIRECTOR
+            by = "participant" if who is not DIRECTOR else BY_DIRECTOR
             try:
                 if isinstance(step, Dice):
-                    if who != DIRECTOR or rec.dice != "director":
+                    if who is not DIRECTOR or rec.dice != "director":
                         raise NotYourStep("the server rolls these dice" if rec.dice == "server"
                                           else "the director enters the dice")
                     check_answer(step, value)
@@ -306,7 +324,7 @@ class Resolutions:
                 else:
                     if as_whom not in (None, step.participant):
                         raise NotYourStep(f"this step is for {step.participant}, not {as_whom}")
-                    check_answer(step, value, as_whom if who != DIRECTOR else None)
+                    check_answer(step, value, as_whom if who is not DIRECTOR else None)
             except NotYourStep as e:
                 raise Forbidden(str(e)) from None
             except IllegalDecision as e:
@@ -440,7 +458,7 @@ def _overall(sources: dict) -> str:
         return "default"
     if "participant" in values:
         return "participant"
-    return DIRECTOR if DIRECTOR in values else "bot"
+    return BY_DIRECTOR if BY_DIRECTOR in values else "bot"
 
 
 def _paths(errors, prefix: str = "") -> list[str]:
