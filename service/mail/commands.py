@@ -25,6 +25,7 @@ from workers.core.errors import GameError, Invalid
 from workers.core.store import iso
 
 from .. import schemas
+from . import press as press_mail
 from .parse import Incoming, parse
 
 log = logging.getLogger("service.mail")
@@ -32,7 +33,7 @@ PHASE = re.compile(r"^[SFW]\d{4}[MRA]$")
 SEEN_TTL = 7 * 86400
 COMMANDS = ("HELP", "GAME", "TOKEN", "SIGNON", "JOIN", "ORDERS", "END", "CLEAR", "READY", "NOT", "NOTREADY",
             "UNREADY", "STATUS", "HISTORY", "DRAW", "CONCEDE", "VOTE", "PROPOSALS", "ABSENCE", "ABSENCES",
-            "APPROVE", "REJECT")
+            "APPROVE", "REJECT", "PRESS", "BROADCAST", "ENDPRESS")
 HELP = """Commands (one per line, upper or lower case; docs/email.md has examples):
   SIGNON <game> [<power>] [<your name>]   take a seat (the power only in games where powers are chosen)
   GAME <game>                 the game the following lines are about
@@ -46,8 +47,11 @@ HELP = """Commands (one per line, upper or lower case; docs/email.md has example
   DRAW [<powers>] / CONCEDE <power> / VOTE <proposal> YES|NO / PROPOSALS   end the game by agreement
   ABSENCE <from> <to> / ABSENCE CANCEL <id> / ABSENCES    declare (dates YYYY-MM-DD, UTC) and list absences
   APPROVE <id> / REJECT <id>  decide an absence (director)
+  PRESS [GREY] [FAKE] [FROM <power>] TO <powers>   press: the lines that follow, until ENDPRESS
+  BROADCAST [GREY] [FROM <power>]                  press to every power, until ENDPRESS
   HELP                        this text
-Replying to any message from the judge signs you in: its Reply-To is your own signed address."""
+Replying to any message from the judge signs you in: its Reply-To is your own signed address.
+A reply to a press message is press back to its group: its whole text, quotes and signature left out."""
 
 
 class TempFail(Exception):
@@ -63,6 +67,8 @@ class Session:
         self.token: str | None = None
         self.player: dict | None = None
         self.director = False
+        self.digest = ""  # the message's SHA-256: where its press came from
+        self.press_reply: int | None = None  # the press message this one answers (sent to its press address)
 
 
 class Inbox:
@@ -91,6 +97,7 @@ class Inbox:
             log.info("ignored a message without a sender address: %r", msg.subject)
             return "ignored: no address to reply to"
         session = Session(msg)
+        session.digest = digest
         out = self.run(msg, session)
         reply = outbox.compose(msg.sender, f"Re: {msg.subject}" if msg.subject else "Your message to the judge",
                                "\n".join(out) + "\n", self._reply_to(session), msg.message_id, auto="auto-replied")
@@ -109,16 +116,26 @@ class Inbox:
     def run(self, msg: Incoming, s: Session) -> list[str]:
         out: list[str] = []
         self._sign_in(msg, s, out)
+        if s.press_reply is not None:
+            return out + press_mail.reply(self, s, msg) + (["", "Notes:"] + [f"  {n}" for n in msg.notes]
+                                                           if msg.notes else [])
         if not msg.lines:
             out.append("Your message has no commands or orders in it.\n\n" + HELP)
         block: dict | None = None
-        for line in msg.lines:
+        skip = -1  # the last line of a press block already sent
+        for i, line in enumerate(msg.lines):
+            if i <= skip:
+                continue
             word = line.split()[0].upper()
             if word in COMMANDS:
                 if block is not None:
                     self._orders(s, block, out)
                     block = None
-                if word == "END":
+                if word in ("END", press_mail.END):
+                    continue
+                if word in press_mail.WORDS:
+                    skip = press_mail.end_of(msg.lines, i)
+                    out += press_mail.command(self, s, msg, i, skip)
                     continue
                 if word == "ORDERS":
                     block = {"header": line, "args": line.split()[1:], "lines": []}
@@ -144,6 +161,9 @@ class Inbox:
             if "+" not in address.partition("@")[0]:
                 continue
             found = outbox.signed_player(self.r, address)
+            answering = outbox.signed_press(self.r, address) if found is None else None
+            if answering:
+                found = answering[:2]
             if found is None:
                 out.append(f"The address {address} is not a valid reply address (altered?); it was not used "
                            "to sign you in.\n")
@@ -153,6 +173,7 @@ class Inbox:
             if raw is None:
                 continue
             s.gid, s.player, s.token, s.director = gid, json.loads(raw), outbox.mail_token(self.r, gid, pid), False
+            s.press_reply = answering[2] if answering else None
             out.append(f"Game {gid}: signed in as {s.player['name']} ({', '.join(s.player['powers']) or 'no power yet'}) "
                        "by your reply address.\n")
             return

@@ -26,6 +26,8 @@ class Incoming:
     message_id: str | None = None
     recipients: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
+    text: list[str] = field(default_factory=list)  # the kept lines as written (blank ones too), for press
+    spans: list[int] = field(default_factory=list)  # where in ``text`` each of ``lines`` is
     notes: list[str] = field(default_factory=list)
     automatic: bool = False  # an auto-reply, bounce or list mail: never answered (RFC 3834)
 
@@ -88,9 +90,9 @@ def body_text(msg: EmailMessage, notes: list[str]) -> str:
     return html_to_text(html) if html is not None else ""
 
 
-def command_lines(text: str, notes: list[str]) -> list[str]:
-    """The lines a player wrote, trimmed, blank lines and quotes dropped, up to the
-    signature (``-- ``), a reply's attribution (``On ... wrote:``) or a forwarded block."""
+def kept_lines(text: str, notes: list[str]) -> list[str]:
+    """The lines a player wrote, as written (right-trimmed, blank lines kept), quotes dropped, up to
+    the signature (``-- ``), a reply's attribution (``On ... wrote:``) or a forwarded block."""
     if len(text) > MAX_TEXT:
         notes.append(f"the text is longer than {MAX_TEXT // 1024} KiB; only its start was read")
         text = text[:MAX_TEXT]
@@ -102,15 +104,23 @@ def command_lines(text: str, notes: list[str]) -> list[str]:
         if line.startswith(">") or line.startswith("|>"):
             continue
         if WROTE.search(line):
-            if out and re.match(r"^(on|le|am|el|il)\b", out[-1], re.I) and not re.match(r"^on\b", line, re.I):
-                out.pop()  # the attribution wrapped onto two lines
+            last = next((i for i in range(len(out) - 1, -1, -1) if out[i].strip()), None)
+            if (last is not None and re.match(r"^(on|le|am|el|il)\b", out[last].strip(), re.I)
+                    and not re.match(r"^on\b", line, re.I)):
+                del out[last:]  # the attribution wrapped onto two lines
             break
-        if line:
-            out.append(line)
-    if len(out) > MAX_LINES:
-        notes.append(f"the message has more than {MAX_LINES} lines of text; only the first {MAX_LINES} were read")
-        out = out[:MAX_LINES]
+        out.append(raw.rstrip())
     return out
+
+
+def command_lines(kept: list[str], notes: list[str]) -> tuple[list[str], list[int]]:
+    """The non-blank ``kept`` lines with their spaces collapsed (what commands and orders are read
+    from), and where each is in ``kept``."""
+    found = [(" ".join(line.split()), i) for i, line in enumerate(kept) if line.strip()]
+    if len(found) > MAX_LINES:
+        notes.append(f"the message has more than {MAX_LINES} lines of text; only the first {MAX_LINES} were read")
+        found = found[:MAX_LINES]
+    return [line for line, _ in found], [i for _, i in found]
 
 
 def _automatic(msg) -> bool:
@@ -138,7 +148,8 @@ def parse(raw: bytes, envelope_to: list[str] | tuple = (), envelope_from: str | 
     incoming.recipients = list(envelope_to) + [a for _n, a in getaddresses([h for h in heads if h]) if a]
     incoming.automatic = _automatic(msg) or envelope_from == ""
     try:
-        incoming.lines = command_lines(body_text(msg, notes), notes)
+        incoming.text = kept_lines(body_text(msg, notes), notes)
+        incoming.lines, incoming.spans = command_lines(incoming.text, notes)
     except Exception:
         notes.append("the message's text could not be read; send plain text")
     return incoming

@@ -62,6 +62,17 @@ SOLO_START = {
 }
 
 
+# Fall 1901: FRANCE takes Munich with support and dislodges GERMANY's army: a retreat, then builds.
+RETREAT_AHEAD = {
+    "phase": "F1901M",
+    "units": {"FRANCE": ["A BUR", "A RUH", "F BRE"], "GERMANY": ["A MUN", "F KIE", "A BER"],
+              "ENGLAND": ["F LON"], "ITALY": ["A ROM"], "AUSTRIA": ["A VIE"], "RUSSIA": ["A MOS"],
+              "TURKEY": ["A CON"]},
+    "centers": {"FRANCE": ["BRE", "PAR", "MAR"], "GERMANY": ["MUN", "KIE", "BER"], "ENGLAND": ["LON"],
+                "ITALY": ["ROM"], "AUSTRIA": ["VIE"], "RUSSIA": ["MOS"], "TURKEY": ["CON"]},
+}
+
+
 def created_game(api, created: dict, powers=POWERS) -> Game:
     """Seat one player on each of ``powers`` in a created (forming, chosen-powers) game."""
     gid = created["game"]["id"]

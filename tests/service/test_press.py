@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.service.gamekit import LONG, POWERS, SOLO_START, created_game, new_game
+from tests.service.gamekit import LONG, POWERS, RETREAT_AHEAD, SOLO_START, created_game, new_game
 from workers.core import keys
 
 FULL = {"private": True, "public": True, "grey": "no", "fake_broadcast": False, "phases": "all",
@@ -202,17 +202,6 @@ def test_a_player_of_several_powers_names_the_one_that_writes(api):
 
 
 # ---------------------------------------------------------------- phases, rollback, expiry
-# Fall 1901: FRANCE takes Munich with support and dislodges GERMANY's army: a retreat, then builds.
-RETREAT_AHEAD = {
-    "phase": "F1901M",
-    "units": {"FRANCE": ["A BUR", "A RUH", "F BRE"], "GERMANY": ["A MUN", "F KIE", "A BER"],
-              "ENGLAND": ["F LON"], "ITALY": ["A ROM"], "AUSTRIA": ["A VIE"], "RUSSIA": ["A MOS"],
-              "TURKEY": ["A CON"]},
-    "centers": {"FRANCE": ["BRE", "PAR", "MAR"], "GERMANY": ["MUN", "KIE", "BER"], "ENGLAND": ["LON"],
-                "ITALY": ["ROM"], "AUSTRIA": ["VIE"], "RUSSIA": ["MOS"], "TURKEY": ["CON"]},
-}
-
-
 def retreat_game(api, **settings):
     created = api.post("/v1/games", json={"assignment": "chosen", "start": RETREAT_AHEAD, **settings})
     assert created.status_code == 201, created.text
