@@ -1,0 +1,185 @@
+"""Build ``maps/data/standard.json`` from the hand-drawn sources in :mod:`maps.atlas`.
+
+    python -m maps.build_geometry          # rewrite the file
+    python -m maps.build_geometry --check  # exit 1 if the file is out of date
+
+Longitude/latitude go through a Lambert conformal conic projection (the one
+atlases use for Europe: shapes stay true, north stays up), then each region is
+the union of the Voronoi cells of its seeds, computed per land mass for land
+provinces and per body of water for seas, and clipped to it.  Shapely is
+needed here and in the tests only; the renderer reads the JSON.
+"""
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import shapely
+from shapely.geometry import MultiPoint, Point, Polygon, box
+from shapely.ops import nearest_points, unary_union
+
+from . import atlas
+
+OUT = Path(__file__).with_name("data") / "standard.json"
+WIDTH = 1200.0
+# the part of the projected plane drawn, in lon/lat of its corners' reach
+_PHI1, _PHI2, _PHI0, _LAM0 = map(math.radians, (40.0, 62.0, 52.0, 15.0))
+_N = math.log(math.cos(_PHI1) / math.cos(_PHI2)) / math.log(
+    math.tan(math.pi / 4 + _PHI2 / 2) / math.tan(math.pi / 4 + _PHI1 / 2))
+_F = math.cos(_PHI1) * math.tan(math.pi / 4 + _PHI1 / 2) ** _N / _N
+_RHO0 = _F / math.tan(math.pi / 4 + _PHI0 / 2) ** _N
+
+
+def conic(lon: float, lat: float) -> tuple[float, float]:
+    """Lambert conformal conic, unit sphere; y grows northwards."""
+    rho = _F / math.tan(math.pi / 4 + math.radians(lat) / 2) ** _N
+    theta = _N * (math.radians(lon) - _LAM0)
+    return rho * math.sin(theta), _RHO0 - rho * math.cos(theta)
+
+
+# The frame, in projected units: from the Atlantic west of Portugal to
+# Armenia, from the Sahara's edge to the Barents Sea.
+_X0, _X1, _Y0, _Y1 = -0.37, 0.34, -0.31, 0.355
+SCALE = WIDTH / (_X1 - _X0)
+HEIGHT = round((_Y1 - _Y0) * SCALE)
+
+
+def project(lon: float, lat: float) -> tuple[float, float]:
+    """lon/lat to map units: x right, y down, the frame 1200 wide."""
+    x, y = conic(lon, lat)
+    return (x - _X0) * SCALE, (_Y1 - y) * SCALE
+
+
+def _poly(ring, holes=()) -> Polygon:
+    return Polygon([project(*p) for p in ring], [[project(*p) for p in h] for h in holes])
+
+
+def frame() -> Polygon:
+    return box(0, 0, WIDTH, HEIGHT)
+
+
+def land_masses() -> list[Polygon]:
+    """The land the provinces divide, clipped to the frame: one polygon per mass."""
+    mainland = _poly(atlas.MAINLAND, [atlas.BLACK_SEA, atlas.BALTIC])
+    masses = [mainland, _poly(atlas.BRITAIN), _poly(atlas.SICILY)]
+    return [m.intersection(frame()) for m in masses]
+
+
+def islands() -> dict[str, Polygon]:
+    return {name: _poly(ring).intersection(frame()) for name, ring in atlas.ISLANDS.items()}
+
+
+def _parts(geom) -> list[Polygon]:
+    return list(getattr(geom, "geoms", [geom]))
+
+
+def _voronoi(seeds: dict[str, list], area) -> dict[str, object]:
+    """Each id's union of Voronoi cells, clipped to ``area``, computed per part of ``area``."""
+    cells: dict[str, list] = {}
+    for part in _parts(area):
+        points, owners = [], []
+        for pid, pts in seeds.items():
+            for lonlat in pts:
+                p = Point(project(*lonlat))
+                if part.contains(p):
+                    points.append(p)
+                    owners.append(pid)
+        if not points:
+            continue
+        if len(points) == 1:
+            cells.setdefault(owners[0], []).append(part)
+            continue
+        diagram = shapely.voronoi_polygons(MultiPoint(points), extend_to=frame(), ordered=True)
+        for owner, cell in zip(owners, diagram.geoms):
+            cells.setdefault(owner, []).append(cell.intersection(part))
+    regions = {pid: unary_union(parts) for pid, parts in cells.items()}
+    return _without_strays(regions, seeds)
+
+
+def _without_strays(regions: dict, seeds: dict) -> dict:
+    """A Voronoi cell clipped to a coast can leave a stray piece across a strait
+    or a headland; each piece that holds none of its region's seeds goes to the
+    neighbour it shares the longest border with."""
+    points = {pid: [Point(project(*p)) for p in pts] for pid, pts in seeds.items()}
+    for pid in list(regions):
+        for part in _parts(regions[pid]):
+            if any(part.buffer(0.01).contains(p) for p in points[pid]):
+                continue
+            others = [(shared_length(part, g), q) for q, g in regions.items() if q != pid]
+            _length, heir = max(others)
+            regions[heir] = unary_union([regions[heir], part])
+            regions[pid] = regions[pid].difference(part)
+    return regions
+
+
+def shared_length(a, b, eps: float = 0.3) -> float:
+    """Length of the border two regions share (zero for a point touch, about
+    eps for a corner)."""
+    if not a.buffer(eps).intersects(b):
+        return 0.0
+    return a.buffer(eps).intersection(b).area / eps
+
+
+def regions() -> tuple[dict, dict]:
+    """(land regions by id, sea regions by id), shapely geometries in map units."""
+    land = unary_union(land_masses())
+    water = frame().difference(land).difference(unary_union(list(islands().values())))
+    return _voronoi(atlas.LAND_SEEDS, land), _voronoi(atlas.SEA_SEEDS, water)
+
+
+def _path(geom) -> str:
+    """SVG path data, coordinates to a tenth of a unit."""
+    out = []
+    for poly in _parts(geom):
+        if poly.is_empty:
+            continue
+        for ring in [poly.exterior, *poly.interiors]:
+            coords = list(ring.coords)[:-1]
+            out.append("M" + " ".join(f"{x:.1f},{y:.1f}" for x, y in coords) + "Z")
+    return "".join(out)
+
+
+def build() -> dict:
+    land, sea = regions()
+    provinces = {}
+    for pid, geom in sorted({**land, **sea}.items()):
+        if pid.startswith("_"):
+            continue
+        centre = Point(project(*atlas.CENTRES.get(pid) or (atlas.LAND_SEEDS.get(pid) or atlas.SEA_SEEDS[pid])[0]))
+        inner = geom.buffer(-6)  # a unit drawn at the centre stays inside its province
+        if not inner.contains(centre):
+            centre = nearest_points(inner, centre)[0]
+        cx, cy = centre.x, centre.y
+        provinces[pid] = {"d": _path(geom), "centre": [round(cx, 1), round(cy, 1)]}
+    return {
+        "width": WIDTH,
+        "height": HEIGHT,
+        "provinces": provinces,
+        "impassable": {pid[1:]: _path(g) for pid, g in sorted(land.items()) if pid.startswith("_")},
+        "islands": {name: _path(g) for name, g in islands().items()},
+        "coastline": _path(unary_union(land_masses())),
+        "coasts": {c: [round(v, 1) for v in project(*p)] for c, p in atlas.COAST_POINTS.items()},
+    }
+
+
+def dumps(data: dict) -> str:
+    return json.dumps(data, indent=0, sort_keys=True) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    text = dumps(build())
+    if "--check" in argv:
+        if not OUT.exists() or OUT.read_text() != text:
+            print(f"{OUT} is out of date: run python -m maps.build_geometry", file=sys.stderr)
+            return 1
+        return 0
+    OUT.parent.mkdir(exist_ok=True)
+    OUT.write_text(text)
+    print(f"wrote {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,141 @@
+"""The drawn board against the board the rules play on, for every variant the
+service offers: provinces that touch on the map are adjacent on the board and
+the reverse, for land (army moves) and for water (fleet moves) separately.
+
+The regions are read back from the committed ``maps/data/standard.json``, the
+file the renderer draws, and that file must be what ``maps.build_geometry``
+makes from the hand-drawn sources of ``maps/atlas.py``."""
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+from shapely.geometry import Point, Polygon
+from shapely.ops import unary_union
+
+from adjudicator.diplomacy import VARIANTS
+from adjudicator.diplomacy.board import BOARD
+from adjudicator.diplomacy.variants import VARIANT_TABLE
+from maps import build_geometry
+from maps.build_geometry import shared_length
+from maps.geometry import GEOMETRY
+
+TOUCH = 3.0  # map units of common border for two regions to touch (the map is 1200 wide)
+POINT_TOUCH = 1.0  # at most this much for two regions that must not touch (a corner)
+
+
+def polygons(path: str):
+    """The shapely shape of a path written by build_geometry (M x,y x,y ... Z rings)."""
+    rings = [[tuple(map(float, p.split(","))) for p in ring.split()]
+             for ring in re.findall(r"M([^MZ]+)Z", path)]
+    shapes, current = [], None
+    for ring in rings:
+        poly = Polygon(ring)
+        if current is not None and current.contains(poly):  # a hole of the ring before
+            current = Polygon(current.exterior.coords, [*current.interiors, poly.exterior.coords])
+            shapes[-1] = current
+        else:
+            current = poly
+            shapes.append(poly)
+    return unary_union(shapes)
+
+
+REGIONS = {pid: polygons(p["d"]) for pid, p in GEOMETRY["provinces"].items()}
+
+
+def board_of(variant: str):
+    """The board a variant is played on (every variant the service offers uses the standard board)."""
+    assert variant in VARIANT_TABLE
+    return BOARD
+
+
+def fleet_adjacent(board, p: str, q: str) -> bool:
+    """Some coast of p reaches q, or some coast of q reaches p."""
+    def reach(a, b):
+        return any(b in {n[:3] for n in nbrs} for loc, nbrs in board.fleet_adj.items() if loc[:3] == a)
+    return reach(p, q) or reach(q, p)
+
+
+@pytest.fixture(scope="module")
+def touching():
+    lengths = {}
+    for p, q in itertools.combinations(sorted(REGIONS), 2):
+        lengths[p, q] = lengths[q, p] = shared_length(REGIONS[p], REGIONS[q])
+    return lengths
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_province_is_drawn_once_and_in_one_piece(variant, touching):
+    board = board_of(variant)
+    assert set(GEOMETRY["provinces"]) == set(board.provinces)
+    for pid, shape in REGIONS.items():
+        assert shape.is_valid and shape.area > 150, pid
+        pieces = len(getattr(shape, "geoms", [shape]))
+        assert pieces == (2 if pid == "NAP" else 1), f"{pid} is drawn in {pieces} pieces"  # NAP has Sicily
+        centre = Point(GEOMETRY["provinces"][pid]["centre"])
+        assert shape.buffer(-4).contains(centre), f"{pid}'s unit and name stand outside it"
+    for p, q in itertools.combinations(REGIONS, 2):
+        # coordinates are written to a tenth: a shared border may overlap by that much along its length
+        overlap = REGIONS[p].intersection(REGIONS[q]).area
+        assert overlap < 0.05 * touching[p, q] + 0.5, f"{p} and {q} overlap"
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_land_provinces_touch_exactly_their_army_neighbours(variant, touching):
+    board = board_of(variant)
+    land = [p for p in board.provinces if not board.is_sea(p)]
+    wrong = []
+    for p, q in itertools.combinations(sorted(land), 2):
+        adjacent = q in board.army_adj[p]
+        length = touching[p, q]
+        if adjacent and length < TOUCH:
+            wrong.append(f"{p}-{q} adjacent but their regions share {length:.1f}")
+        if not adjacent and length > POINT_TOUCH:
+            wrong.append(f"{p}-{q} not adjacent but their regions share {length:.1f}")
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_seas_touch_exactly_the_seas_and_coasts_a_fleet_reaches(variant, touching):
+    board = board_of(variant)
+    seas = [p for p in board.provinces if board.is_sea(p)]
+    wrong = []
+    for sea in seas:
+        for other in board.provinces:
+            if other == sea:
+                continue
+            adjacent = fleet_adjacent(board, sea, other)
+            length = touching[sea, other]
+            if adjacent and length < TOUCH:
+                wrong.append(f"{sea}-{other} adjacent but their regions share {length:.1f}")
+            if not adjacent and length > POINT_TOUCH:
+                wrong.append(f"{sea}-{other} not adjacent but their regions share {length:.1f}")
+    assert not wrong, "\n".join(wrong)
+    inland_on_water = [p for p in board.provinces if board.kind(p) == "inland"
+                       and any(touching[p, s] > POINT_TOUCH for s in seas)]
+    assert not inland_on_water
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_each_coast_is_drawn_on_its_own_shore(variant):
+    """A fleet on STP/NC, SPA/SC... stands inside its province, nearer the seas
+    that coast reaches than the seas of the other coast."""
+    board = board_of(variant)
+    coasts = [loc for locs in board.coasts.values() for loc in locs]
+    assert set(GEOMETRY["coasts"]) == set(coasts)
+    for loc in coasts:
+        at = Point(GEOMETRY["coasts"][loc])
+        assert REGIONS[loc[:3]].contains(at), loc
+        own = [n for n in board.fleet_adj[loc] if board.is_sea(n)]
+        others = {n for sibling in board.coasts[loc[:3]] if sibling != loc
+                  for n in board.fleet_adj[sibling] if board.is_sea(n)} - set(own)
+        nearest_own = min(REGIONS[s].distance(at) for s in own)
+        assert nearest_own < 25, f"{loc} is drawn {nearest_own:.0f} from its water"
+        for s in others:
+            assert REGIONS[s].distance(at) > nearest_own, f"{loc} is drawn nearer {s} than its own water"
+
+
+def test_the_committed_geometry_is_built_from_the_atlas():
+    assert (build_geometry.OUT.read_text() == build_geometry.dumps(build_geometry.build())), \
+        "maps/data/standard.json is out of date: run python -m maps.build_geometry"
