@@ -25,6 +25,20 @@ def create_game():
     return reply(schemas.CreatedGameSchema(), {"game": game, "director_token": director_token}, 201)
 
 
+@bp.get("/v1/games")
+def lobby():
+    try:
+        query = schemas.LobbyQuerySchema().load(request.args.to_dict())
+    except ValidationError as e:
+        raise ValidationError(e.messages, where="query")
+    cursor = None
+    if "cursor" in query:
+        score, _, gid = query["cursor"].partition("_")
+        cursor = (float(score), gid)
+    return reply(schemas.LobbySchema(), games().lobby.list(query.get("status"), query.get("seats"),
+                                                           query.get("variant"), cursor, query["limit"]))
+
+
 @bp.get("/v1/games/<game_id>")
 def get_game(game_id):
     return conditional(keys.game(game_id), versions.VIEW,
@@ -38,6 +52,19 @@ def join(game_id):
     player, player_token = games().join(game_id, body["name"], body.get("power"), body.get("email"), account)
     return reply(schemas.JoinedSchema(), {"player": player, "token": player_token,
                                           "game": games().public_state(game_id)}, 201)
+
+
+# ---------------------------------------------------------------- seats
+@bp.post("/v1/games/<game_id>/seats/<power>/open")
+def open_seat(game_id, power):
+    body = load(schemas.OpenSeatSchema())
+    return reply(schemas.GameSchema(), games().open_seat(game_id, token(), power.upper(), body["reason"]))
+
+
+@bp.post("/v1/games/<game_id>/seats/<power>/leave")
+def leave_seat(game_id, power):
+    games().leave(game_id, token(), power.upper())
+    return reply(schemas.GameSchema(), games().public_state(game_id))
 
 
 @bp.get("/v1/games/<game_id>/history")

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta, timezone
 from marshmallow import Schema, ValidationError, fields, validate, validates, validates_schema
 
 from workers.tables import press
+from workers.tables.games import fixed_times
 
 DAY = 24 * 3600
 # Patterns end in \Z, not $ (which also matches before a final newline), so that they mean what
@@ -50,6 +51,15 @@ _RFC3339 = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}
                       r"(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))")
 
 
+class Fraction(fields.Float):
+    """A JSON number from 0 to 1 (not a string of digits, not true or false)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 class Moment(fields.Field):
     """An RFC 3339 date-time with its offset (openapi's format: date-time), as an aware datetime."""
 
@@ -77,11 +87,52 @@ class RulesSchema(Schema):
     italy_joins = fields.Integer(strict=True, validate=validate.OneOf([1, 2]))
 
 
+class FixedTimeSchema(Schema):
+    """A deadline at a time of day in a time zone (workers/tables/games/fixed_times.py)."""
+
+    at = fields.String(required=True)
+    tz = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    every_days = fields.Integer(strict=True, load_default=1, validate=validate.Range(1, 30))
+
+    @validates("at")
+    def _time_of_day(self, value, **kwargs):
+        try:
+            fixed_times.parse_at(value)
+        except ValueError as e:
+            raise ValidationError(str(e))
+
+    @validates("tz")
+    def _known_zone(self, value, **kwargs):
+        if value not in fixed_times.zones():
+            raise ValidationError(f"unknown time zone '{value[:64]}'; an IANA name such as Europe/Paris")
+
+
+class PhaseDeadline(fields.Field):
+    """Seconds (1 to 30 days), or a fixed time of day (:class:`FixedTimeSchema`)."""
+
+    default_error_messages = {"invalid": "seconds (an integer from 1 to 2592000) or a fixed time of day, "
+                                         "an object with at (HH:MM), tz (a time zone) and every_days"}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, dict):
+            return FixedTimeSchema().load(value)
+        if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 30 * DAY:
+            return value
+        raise self.make_error("invalid")
+
+
 class DeadlinesSchema(Schema):
-    first_movement = fields.Integer(strict=True, validate=validate.Range(1, 30 * DAY))
-    movement = fields.Integer(strict=True, validate=validate.Range(1, 30 * DAY))
-    retreat = fields.Integer(strict=True, validate=validate.Range(1, 30 * DAY))
-    adjustment = fields.Integer(strict=True, validate=validate.Range(1, 30 * DAY))
+    first_movement = PhaseDeadline()
+    movement = PhaseDeadline()
+    retreat = PhaseDeadline()
+    adjustment = PhaseDeadline()
+    weekdays = fields.List(fields.String(validate=validate.OneOf(fixed_times.WEEKDAYS)),
+                           validate=validate.Length(min=1, max=7))
+
+    @validates("weekdays")
+    def _distinct(self, value, **kwargs):
+        if len(set(value)) != len(value):
+            raise ValidationError("each weekday at most once")
 
 
 class StartPositionSchema(Schema):
@@ -152,11 +203,27 @@ class CreateGameSchema(Schema):
     civil_disorder_vote = fields.String(load_default="yes", validate=validate.OneOf(["yes", "no"]))
     start = fields.Nested(StartPositionSchema)
     press = PressRules()
+    visibility = fields.String(load_default="public", validate=validate.OneOf(["public", "private"]))
+    min_reliability = Fraction(allow_none=True, validate=validate.Range(0, 1))
+    open_seat_after = fields.Integer(strict=True, allow_none=True, validate=validate.Range(1, 100))
 
     @validates("variant")
     def _known_variant(self, value, **kwargs):
         if value not in _variants():
             raise ValidationError(f"unknown variant; one of {list(_variants())}")
+
+
+class LobbyQuerySchema(Schema):
+    status = fields.String(validate=validate.OneOf(["forming", "started", "finished"]))
+    seats = fields.String(validate=validate.OneOf(["open"]))
+    variant = fields.String(validate=validate.Length(max=40))
+    cursor = fields.String(validate=validate.Regexp(r"^[0-9]+(\.[0-9]+)?_[0-9a-f]{12}\Z",
+                                                    error="a cursor as the previous page's 'next' gave it"))
+    limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
+
+
+class OpenSeatSchema(Schema):
+    reason = fields.String(load_default="", validate=validate.Length(max=500))
 
 
 class JoinSchema(Schema):
@@ -323,15 +390,26 @@ class PlayerSchema(Schema):
     powers = fields.List(fields.String())
 
 
+class SeatSchema(Schema):
+    power = fields.String()
+    player = fields.String(allow_none=True)
+    open = fields.Boolean()
+    since = fields.String(allow_none=True)
+
+
 class GameSchema(Schema):
     id = fields.String()
     name = fields.String()
     variant = fields.String()
     rules = fields.Dict()
-    deadlines = fields.Dict(keys=fields.String(), values=fields.Integer())
+    deadlines = fields.Dict(keys=fields.String(), values=fields.Raw())
     assignment = fields.String()
     missed_orders = fields.String()
-    seats = fields.Integer()
+    seat_count = fields.Integer()
+    seats = fields.List(fields.Nested(SeatSchema))
+    visibility = fields.String()
+    min_reliability = fields.Float(allow_none=True)
+    open_seat_after = fields.Integer(allow_none=True)
     status = fields.String()
     created_at = fields.String()
     players = fields.List(fields.Nested(PlayerSchema))
@@ -548,3 +626,27 @@ class SentPressSchema(Schema):
 
 class PressSchema(Schema):
     messages = fields.List(fields.Nested(MessageSchema))
+
+
+class LobbySeatsSchema(Schema):
+    taken = fields.Integer()
+    total = fields.Integer()
+    open = fields.List(fields.String())
+
+
+class LobbyGameSchema(Schema):
+    id = fields.String()
+    name = fields.String()
+    variant = fields.String()
+    status = fields.String()
+    phase = fields.String(allow_none=True)
+    seats = fields.Nested(LobbySeatsSchema)
+    deadlines = fields.Dict(keys=fields.String(), values=fields.Raw())
+    press = fields.Raw(allow_none=True)
+    min_reliability = fields.Float(allow_none=True)
+    created_at = fields.String()
+
+
+class LobbySchema(Schema):
+    games = fields.List(fields.Nested(LobbyGameSchema))
+    next = fields.String(allow_none=True)

@@ -31,11 +31,13 @@ from .parse import Incoming, parse
 log = logging.getLogger("service.mail")
 PHASE = re.compile(r"^[SFW]\d{4}[MRA]$")
 SEEN_TTL = 7 * 86400
-COMMANDS = ("HELP", "GAME", "TOKEN", "SIGNON", "JOIN", "ORDERS", "END", "CLEAR", "READY", "NOT", "NOTREADY",
+COMMANDS = ("HELP", "GAME", "TOKEN", "SIGNON", "JOIN", "ACCOUNT", "ORDERS", "END", "CLEAR", "READY", "NOT", "NOTREADY",
             "UNREADY", "STATUS", "HISTORY", "DRAW", "CONCEDE", "VOTE", "PROPOSALS", "ABSENCE", "ABSENCES",
             "APPROVE", "REJECT", "PRESS", "BROADCAST", "ENDPRESS")
 HELP = """Commands (one per line, upper or lower case; docs/email.md has examples):
-  SIGNON <game> [<power>] [<your name>]   take a seat (the power only in games where powers are chosen)
+  SIGNON <game> [<power>] [<your name>]   take a seat (the power only in games where powers are chosen),
+                              or take over the open seat of <power> in a game in play
+  ACCOUNT <token>             with SIGNON: tie the seat to your account (its reliability record)
   GAME <game>                 the game the following lines are about
   TOKEN <token>               your player token (or the director's), after GAME
   ORDERS [<power>] [<phase>]  the order lines that follow (until END) replace your orders
@@ -69,6 +71,7 @@ class Session:
         self.director = False
         self.digest = ""  # the message's SHA-256: where its press came from
         self.press_reply: int | None = None  # the press message this one answers (sent to its press address)
+        self.account_token: str | None = None  # ACCOUNT <token>, anywhere in the message
 
 
 class Inbox:
@@ -119,6 +122,10 @@ class Inbox:
         if s.press_reply is not None:
             return out + press_mail.reply(self, s, msg) + (["", "Notes:"] + [f"  {n}" for n in msg.notes]
                                                            if msg.notes else [])
+        for line in msg.lines:  # ACCOUNT ties the seats the message's SIGNON takes, before or after it
+            words = line.split()
+            if words[0].upper() == "ACCOUNT" and len(words) == 2:
+                s.account_token = words[1]
         if not msg.lines:
             out.append("Your message has no commands or orders in it.\n\n" + HELP)
         block: dict | None = None
@@ -257,13 +264,20 @@ class Inbox:
         name = " ".join(args[2 if power else 1:]) or s.sender_name or s.sender.partition("@")[0]
         body = schemas.JoinSchema().load({"name": name[:50], **({"power": power} if power else {}),
                                           "email": s.sender})
-        player, token = self.games.join(gid, body["name"], body.get("power"), body["email"])
+        account = self.games.accounts.holder(s.account_token) if s.account_token else None
+        player, token = self.games.join(gid, body["name"], body.get("power"), body["email"], account)
         s.gid, s.token, s.player, s.director = gid, token, player, False
         return (f"Signed on to game {gid} as {player['name']}, player {player['id']}"
                 f"{', playing ' + ', '.join(player['powers']) if player['powers'] else ''}.\n"
                 f"A welcome message with your token was sent to {s.sender}.")
 
     c_join = c_signon
+
+    def c_account(self, s, args):
+        if len(args) != 1:
+            raise GameError("ACCOUNT takes your account token: ACCOUNT <token>")
+        aid = self.games.accounts.holder(args[0])
+        return f"Account {aid}: the seat SIGNON takes in this message counts in its record."
 
     def c_clear(self, s, args):
         power = self._power(s, args)

@@ -42,6 +42,7 @@ def _sample_path(path: str, params: list[dict]) -> str:
     for p in params:
         pattern = p.get("schema", {}).get("pattern", "")
         value = ("0123456789ab" if pattern == "^[0-9a-f]{12}$" else "a1" if pattern.startswith("^a")
+                 else "u0123456789ab" if pattern.startswith("^u")
                  else SAMPLE.get(p["name"], "x"))
         path = path.replace("{" + p["name"] + "}", value)
     return path

@@ -10,7 +10,7 @@ from tests.service.gamekit import LONG, POWERS, new_game
 def test_random_draw_gives_every_player_one_power_and_starts_when_full(api):
     created = api.post("/v1/games", json={"deadlines": LONG}).json()
     gid = created["game"]["id"]
-    assert created["game"]["status"] == "forming" and created["game"]["seats"] == 7
+    assert created["game"]["status"] == "forming" and created["game"]["seat_count"] == 7
     for i in range(7):
         joined = api.post(f"/v1/games/{gid}/players", json={"name": f"player {i}"})
         assert joined.status_code == 201
@@ -127,7 +127,7 @@ def test_the_game_ends_on_a_victory(api, redis_client):
 
 def test_a_seat_with_several_powers(api):
     created = api.post("/v1/games", json={"variant": "four_player", "assignment": "chosen", "deadlines": LONG})
-    assert created.status_code == 201 and created.json()["game"]["seats"] == 4
+    assert created.status_code == 201 and created.json()["game"]["seat_count"] == 4
     gid = created.json()["game"]["id"]
     tokens = {}
     for name, power in (("Ann", "england"), ("Bob", "FRANCE"), ("Cy", "TURKEY"), ("Di", "ITALY")):

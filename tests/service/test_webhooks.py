@@ -86,7 +86,7 @@ def test_signed_deliveries_retried_after_a_500_and_logged(api, receiver):
     assert hook.status_code == 201, hook.text
     hook = hook.json()
     assert sorted(hook["events"]) == sorted(["phase_adjudicated", "deadline_approaching", "game_ended",
-                                             "vote_passed", "press"])
+                                             "vote_passed", "press", "seat"])
     receiver.fail_first["/flaky"] = 1
     flaky = add_hook(api, game, receiver.url + "/flaky", events=["phase_adjudicated"]).json()
     # the secret is shown once only

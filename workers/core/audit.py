@@ -7,9 +7,10 @@ from . import keys
 from .store import iso
 
 
-def record(pipe, table: str, tid: str, at: float, action: str, detail: dict) -> None:
-    """Queue (in ``pipe``'s transaction, after MULTI) the entry of one director action."""
-    pipe.rpush(keys.audit(table, tid), json.dumps({"at": iso(at), "action": action, "by": "director",
+def record(pipe, table: str, tid: str, at: float, action: str, detail: dict, by: str = "director") -> None:
+    """Queue (in ``pipe``'s transaction, after MULTI) the entry of one action (the director's, unless
+    ``by`` names another: a player, the service)."""
+    pipe.rpush(keys.audit(table, tid), json.dumps({"at": iso(at), "action": action, "by": by,
                                                    "detail": detail}))
 
 

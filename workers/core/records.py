@@ -119,6 +119,8 @@ class GameRecord(Record):
     remaining: float | None = _field(OPT_FLOAT)
     waiting: bool = _field(FLAG, False)  # the deadline passed; the phase waits for the missing orders
     late: list | None = _field(JSON)  # the powers that missed the deadline
+    overdue: list | None = _field(JSON)  # the powers waited for past the deadline and its grace
+    streaks: dict = _field(JSON, factory=dict)  # power -> movement phases missed in a row (open_seat_after)
     # the end
     winner: str | None = _field(TEXT)
     ended_by: str | None = _field(TEXT)

@@ -22,7 +22,7 @@ from rq import Retry
 from ..core.store import Store
 
 TYPES = ("phase_adjudicated", "deadline_approaching", "deadline_passed", "game_ended", "vote_passed",
-         "player_joined", "press")
+         "player_joined", "press", "seat")
 LISTENERS = ("webhooks", "mail")
 RETRY = Retry(max=8, interval=[1, 2, 5, 10, 30, 60, 300, 900])
 

@@ -40,6 +40,8 @@ from urllib.parse import unquote, urlsplit
 
 from rq import Retry
 
+from adjudicator import diplomacy
+
 from ..core import keys
 from ..core.outcome import JobOutcome
 from ..core.records import GameRecord
@@ -249,7 +251,7 @@ def state_text(state: dict) -> str:
     if state.get("winner"):
         lines.append(f"Winner: {state['winner']}")
     if not state.get("phase"):
-        lines.append(f"{len(state['players'])} of {state['seats']} seats taken.")
+        lines.append(f"{len(state['players'])} of {state['seat_count']} seats taken.")
         return "\n".join(lines)
     deadline = _ts(state["deadline"]) if state.get("deadline") else None
     lines.append(f"Phase {state['phase']}, orders due {when(deadline)}")
@@ -364,8 +366,23 @@ def press(store, pipe, g: GameRecord, player: dict, shown: dict, answers: str) -
     queue(store, pipe, msg, mid, private=True)
 
 
+def _seat(r, g, data):
+    """To the other players: a seat opened for a replacement, or was taken over."""
+    names = " and ".join(data["powers"])
+    others = set(diplomacy.variant_info(g.variant)["powers"]) - set(data["powers"])
+    if data["open"]:
+        why = {"left": "its player left", "director": "the director opened it",
+               "missed_orders": "its orders were missed"}.get(data["cause"], data["cause"])
+        return (f"{names} is open for a replacement",
+                f"{names} is open for a replacement in game {g.id} ({why}). Until someone takes it over, "
+                f"{names} plays as the game's missed-orders rule says.\n\nTo take it over, send\n\n"
+                f"    SIGNON {g.id} {data['powers'][0]} <your name>\n\nto {service_address()}.\n", others)
+    return (f"{names} has a new player",
+            f"{names} has a new player in game {g.id}: {data.get('player') or 'a replacement'}.\n", others)
+
+
 MESSAGES = {"phase_adjudicated": _phase_adjudicated, "deadline_approaching": _deadline_approaching,
-            "deadline_passed": _deadline_passed, "game_ended": _game_ended}
+            "deadline_passed": _deadline_passed, "game_ended": _game_ended, "seat": _seat}
 
 
 def on_event(store, event: dict) -> JobOutcome:

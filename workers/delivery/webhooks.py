@@ -50,7 +50,7 @@ from ..core.errors import Conflict, Invalid, NotFound
 from ..core.settings import current as settings
 from ..core.store import Store, iso, new_id
 
-EVENTS = ("phase_adjudicated", "deadline_approaching", "game_ended", "vote_passed", "press")
+EVENTS = ("phase_adjudicated", "deadline_approaching", "game_ended", "vote_passed", "press", "seat")
 RETRY = Retry(max=6, interval=[1, 5, 30, 120, 600, 1800])
 MAX_HOOKS = 20  # per game or tournament
 LOG_KEEP = 500  # delivery attempts kept per subscription

@@ -26,11 +26,13 @@ from __future__ import annotations
 
 from ..absences import Absences
 from ..press import Press
+from ..lobby import Lobby
 from ..votes import Votes
 from .director import Director
 from .ending import Ending
 from .orders import Orders
 from .phases import Phases
+from .seats import Seats
 from .setup import Setup
 from .table import GameTable, engine
 from .views import Views
@@ -47,14 +49,15 @@ class Games:
         self.store, self.r = store, store.r
         self.core = GameTable(store)
         self.accounts = self.core.accounts
-        ending = Ending(self.core)
+        self.seats = Seats(self.core)
+        ending = Ending(self.core, self.seats)
         self.votes = Votes(self.core, ending)
         self.absences = Absences(self.core)
         self.press = Press(self.core)
-        views = Views(self.core)
-        setup = Setup(self.core, views)
-        orders, phases = Orders(self.core), Phases(self.core, ending, self.votes)
-        director = Director(self.core, ending, self.votes, setup, views)
+        views = Views(self.core, self.seats)
+        setup = Setup(self.core, views, self.seats)
+        orders, phases = Orders(self.core), Phases(self.core, ending, self.votes, self.seats)
+        director = Director(self.core, ending, self.votes, setup, views, self.seats)
         # the public operations, each the one of its part
         self.player_for, self.check_director = self.core.player_for, self.core.check_director
         self.create_game, self.join, self.start = setup.create_game, setup.join, setup.start
@@ -68,3 +71,5 @@ class Games:
             director.force
         self.end_game, self.set_last_year = director.end_game, director.set_last_year
         self.rollback, self.fork = director.rollback, director.fork
+        self.open_seat, self.leave = director.open_seat, self.seats.leave
+        self.lobby = Lobby(store)

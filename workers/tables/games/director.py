@@ -10,6 +10,7 @@ from ...core.machine import GameStatus
 from ...core.records import GameRecord
 from ...core.store import iso
 from .ending import Ending
+from .seats import Seats
 from .setup import Setup
 from .table import POSITION_FIELDS, GameTable, seated
 from .views import Views, public_rules
@@ -18,8 +19,8 @@ OPEN = (GameStatus.OPEN, GameStatus.PAUSED)
 
 
 class Director:
-    def __init__(self, table: GameTable, ending: Ending, votes, setup: Setup, views: Views):
-        self.t, self.ending, self.votes, self.setup, self.views = table, ending, votes, setup, views
+    def __init__(self, table: GameTable, ending: Ending, votes, setup: Setup, views: Views, seats: Seats):
+        self.t, self.ending, self.votes, self.setup, self.views, self.seats = table, ending, votes, setup, views, seats
 
     def _act(self, gid: str, token: str | None, action: str, detail: dict, change) -> dict:
         self.t.director(gid, token, action, detail, change)
@@ -73,6 +74,11 @@ class Director:
 
         return self._act(gid, token, "last_year", {"year": year}, change)
 
+    def open_seat(self, gid: str, token: str | None, power: str, reason: str) -> dict:
+        """The director opens a seat for a replacement (its audit entry is the seat's own)."""
+        self.seats.open_by_director(gid, token, power, reason)
+        return self.views.public_state(gid)
+
     # ------------------------------------------------------------ rollback and fork
     def rollback(self, gid: str, token: str | None, seq: int, reason: str) -> dict:
         """Reopen the start of adjudicated phase ``seq`` with a fresh deadline and no orders; the
@@ -94,13 +100,17 @@ class Director:
             lapsing = self.votes.open_proposals(pipe, gid)
             mark = {"by": "director", "at": iso(self.t.now()), "reason": reason, "restored_seq": g.seq + 1}
             pipe.multi()
+            superseded = [h for _i, h in live if h["seq"] >= seq]
             for i, h in live:
                 if h["seq"] >= seq:
                     pipe.lset(keys.history(gid), i, json.dumps({**h, "superseded": mark}))
+            streaks = self.seats.take_back(pipe, superseded)  # the record forgets the phases it removes
+            if g.status == GameStatus.FINISHED:
+                self.seats.count_finish(pipe, players, -1)
             self.votes.lapse(pipe, gid, lapsing, "the director rolled the game back")
             pipe.delete(keys.orders(gid, g.seq), keys.ready(gid, g.seq))
             pipe.hset(keys.game(gid), mapping=GameRecord.encode(winner=None, ended_by=None, ended_at=None,
-                                                                result=None, branch=g.branch + 1))
+                                                                result=None, branch=g.branch + 1, streaks=streaks))
             position = {k: target["position"][k] for k in POSITION_FIELDS if k in target["position"]}
             self.t.open_phase(pipe, g, g.seq + 1, position, seated(players))
             detail["superseded"] = [h["seq"] for _i, h in live if h["seq"] >= seq]

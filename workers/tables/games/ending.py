@@ -7,13 +7,14 @@ from ...core import keys
 from ...core.machine import GAME, GameStatus
 from ...core.records import GameRecord
 from ...delivery import events
-from .. import results
+from .. import lobby, results
+from .seats import Seats
 from .table import GameTable, engine
 
 
 class Ending:
-    def __init__(self, table: GameTable):
-        self.t = table
+    def __init__(self, table: GameTable, seats: Seats):
+        self.t, self.seats = table, seats
 
     @staticmethod
     def _live_positions(pipe, gid: str) -> list[dict]:
@@ -38,6 +39,8 @@ class Ending:
         if position:
             changes |= {"phase": position["phase"], "position": position}
         GAME.transition(self.t.store, pipe, keys.game(gid), g, GameStatus.FINISHED, **changes)
+        lobby.stage(pipe, g, GameStatus.FINISHED)
+        self.seats.count_finish(pipe, self.t.players(self.t.r, gid))  # seats change only while it is in play
         if not g.tournament:  # a tournament's boards stay as long as its standings need them
             self.t.keep(pipe, gid, self.t.store.settings.game_ttl_finished)
         events.emit(self.t.store, pipe, self.t.table, gid, "game_ended", f"end-{seq}",

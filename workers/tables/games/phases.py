@@ -12,12 +12,13 @@ from ...core.store import iso
 from ...delivery import events
 from .. import absences
 from .ending import Ending
+from .seats import Seats
 from .table import GameTable, engine, seated
 
 
 class Phases:
-    def __init__(self, table: GameTable, ending: Ending, votes):
-        self.t, self.ending, self.votes = table, ending, votes
+    def __init__(self, table: GameTable, ending: Ending, votes, seats: Seats):
+        self.t, self.ending, self.votes, self.seats = table, ending, votes, seats
 
     def on_deadline(self, gid: str, seq: int, deadline: int, stall: float = 0.0) -> JobOutcome:
         """The deadline job: close phase ``seq`` if ``deadline`` is still its deadline, then adjudicate it."""
@@ -70,7 +71,7 @@ class Phases:
             self._move_deadline(pipe, g, deadline + grace, late=late)
             return False
         if late and settings["missed_orders"] == "wait":
-            GAME.set_clock(self.t.store, pipe, keys.game(gid), g, waiting=True, late=late)
+            GAME.set_clock(self.t.store, pipe, keys.game(gid), g, waiting=True, late=late, overdue=late)
             return False
         return True
 
@@ -85,8 +86,7 @@ class Phases:
         if g is None:
             return JobOutcome.noop("phase already adjudicated or not closed")
         position = g.position
-        with self.t.r.pipeline(transaction=False) as reads:  # frozen while adjudicating: one round trip
-            submitted, players = reads.hgetall(keys.orders(gid, seq)).hvals(keys.players(gid)).execute()
+        submitted = self.t.r.hgetall(keys.orders(gid, seq))  # frozen while adjudicating
         orders = {p: json.loads(o) for p, o in submitted.items()}
         request = {"variant": g.variant, "rules": g.rules, "phase": position["phase"],
                    "units": position.get("units", {}), "centers": position.get("centers", {}),
@@ -95,18 +95,21 @@ class Phases:
         if stall:  # fault injection for the test that kills a worker mid-adjudication
             time.sleep(stall)
         response = engine().adjudicate(request)
-        powers = seated([json.loads(p) for p in players])
 
         def body(pipe):
             now = GameRecord.restore(pipe.hgetall(keys.game(gid)))
             if now.seq != seq or now.status != GameStatus.ADJUDICATING:
                 return JobOutcome.noop("another job committed this phase")
+            players = self.t.players(pipe, gid)  # seats may change while it adjudicates: watched
+            powers = seated(players)
+            tally = self.seats.tally(pipe, now, set(orders), players)
             record = {"seq": seq, "phase": position["phase"], "closed_by": now.closed_by,
                       "adjudicated_at": iso(self.t.now()), "attempts": now.attempts or 1,
                       "position": {k: v for k, v in request.items() if k not in ("orders", "rules")}
                       | {k: position[k] for k in ("retreat_options", "adjustments") if position.get(k)},
                       "orders": orders, "results": response["results"],
-                      "next_phase": (response.get("next") or {}).get("phase")}
+                      "next_phase": (response.get("next") or {}).get("phase"),
+                      "counted": tally.counted, "streaks_before": now.streaks or {}}
             nxt = response.get("next")
             winner = response.get("winner")
             ending = None
@@ -123,6 +126,7 @@ class Phases:
             lapsing = self.votes.open_proposals(pipe, gid)
             pipe.multi()
             pipe.rpush(keys.history(gid), json.dumps(record))
+            self.seats.count(pipe, now, tally)
             pipe.delete(keys.orders(gid, seq), keys.ready(gid, seq))
             self.votes.lapse(pipe, gid, lapsing, f"{position['phase']} was adjudicated")
             events.emit(self.t.store, pipe, self.t.table, gid, "phase_adjudicated", str(seq),
@@ -134,4 +138,4 @@ class Phases:
                 self.t.open_phase(pipe, now, seq + 1, nxt, powers)
             return JobOutcome.did(f"committed {position['phase']}")
 
-        return self.t.store.transact([keys.game(gid)], body)
+        return self.t.store.transact([keys.game(gid), keys.players(gid)], body)

@@ -10,7 +10,8 @@ from ...core.machine import GameStatus
 from ...core.records import GameRecord
 from ...core.store import hash_token, new_id, new_token
 from ...delivery import mail, reminders
-from .. import absences, press, results
+from .. import absences, lobby, press, results
+from .seats import DEFAULT_OPEN_SEAT_AFTER, Seats
 from .table import POSITION_FIELDS, GameTable, engine, seated
 from .views import Views
 
@@ -18,8 +19,8 @@ DEFAULT_DEADLINES = {"first_movement": 35 * 60, "movement": 20 * 60, "retreat": 
 
 
 class Setup:
-    def __init__(self, table: GameTable, views: Views):
-        self.t, self.views = table, views
+    def __init__(self, table: GameTable, views: Views, seats: Seats):
+        self.t, self.views, self.seats = table, views, seats
 
     def create_game(self, spec: dict, director: str | None = None, tournament: str | None = None,
                     round_: int | None = None, forked_from: dict | None = None) -> tuple[dict, str]:
@@ -51,7 +52,9 @@ class Setup:
                     "absences": absences.policy(spec),
                     "seats": len(info["players"]), "draw_subsets": spec.get("draw_subsets", False),
                     "civil_disorder_vote": spec.get("civil_disorder_vote", "yes"),
-                    "press": press.rules_of(spec.get("press"))}
+                    "press": press.rules_of(spec.get("press")),
+                    "visibility": spec.get("visibility", "public"), "min_reliability": spec.get("min_reliability"),
+                    "open_seat_after": spec.get("open_seat_after", DEFAULT_OPEN_SEAT_AFTER)}
         record = GameRecord(id=gid, name=spec.get("name", ""), variant=spec["variant"], rules=rules,
                             settings=settings, start=start, last_year=spec.get("last_year") or None,
                             director=director or hash_token(token), status=GameStatus.FORMING,
@@ -60,6 +63,8 @@ class Setup:
         with self.t.r.pipeline() as pipe:
             pipe.hset(keys.game(gid), mapping=record.save())
             pipe.expire(keys.game(gid), self.t.store.settings.game_ttl_forming)  # abandoned unless someone joins
+            if not tournament:  # a tournament's boards are seated by its director
+                lobby.enter(pipe, record)
             pipe.execute()
         return self.views.public_state(gid), token
 
@@ -67,6 +72,8 @@ class Setup:
              account: str | None = None) -> tuple[dict, str]:
         """Take a free seat; ``account`` (an account id) ties it to that account's record."""
         token = new_token()
+        if self.t.load(self.t.r, gid).status != GameStatus.FORMING:
+            return self.seats.take(gid, name, power, email, account)  # a seat open to take over
 
         def body(pipe):
             g = self.t.load(pipe, gid)

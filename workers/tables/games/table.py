@@ -12,8 +12,9 @@ from ...core.errors import NotFound, Unauthorized
 from ...core.machine import GAME, GameStatus
 from ...core.records import GameRecord
 from ...delivery import reminders
-from .. import absences
+from .. import absences, lobby
 from ..accounts import Accounts
+from .fixed_times import phase_seconds
 
 PHASE_KINDS = {"M": "movement", "R": "retreat", "A": "adjustment"}
 POSITION_FIELDS = ("phase", "units", "centers", "dislodged", "contested", "retreat_options", "adjustments")
@@ -58,7 +59,10 @@ class GameTable:
         if not token:
             raise Unauthorized("this needs a player token: send 'Authorization: Bearer <token>'")
         pid = self.store.holder(keys.tokens(gid), token, f"a player of game '{gid}'")
-        return json.loads(self.r.hget(keys.players(gid), pid))
+        player = json.loads(self.r.hget(keys.players(gid), pid))
+        if player.get("open") or player.get("retired"):  # a token of a seat given up (a mail token made again)
+            raise Unauthorized(f"this token's seat in game '{gid}' was given up; it no longer plays")
+        return player
 
     @staticmethod
     def first_seat(reader, gid: str, account: str | None) -> bool:
@@ -120,10 +124,12 @@ class GameTable:
         self.keep(pipe, g.id, None)
         to_order = [p for p in engine().powers_to_order(self.full(g, position)) if p in powers]
         kind = PHASE_KINDS[position["phase"][-1]]
-        length = g.settings["deadlines"]["first_movement" if seq == 1 and kind == "movement" else kind]
+        length = phase_seconds(g.settings["deadlines"], "first_movement" if seq == 1 and kind == "movement" else kind,
+                               self.now())
         to_order, length = self._absent_at_open(g, to_order, length)
         phase = {"seq": seq, "phase": position["phase"], "position": position, "to_order": to_order, "attempts": 0,
-                 "waiting": False, "late": None, "opened_at": self.now()}
+                 "waiting": False, "late": None, "overdue": None, "opened_at": self.now()}
+        lobby.stage(pipe, g, GameStatus.OPEN)
         if to_order:
             opened = GAME.transition(self.store, pipe, keys.game(g.id), g, GameStatus.OPEN, closed_by="", **phase,
                                      **self.store.deadline_fields(pipe, self.table, g.id, seq, length))

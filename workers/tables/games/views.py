@@ -10,6 +10,7 @@ from ...core.errors import Conflict, Invalid, NotFound
 from ...core.machine import GameStatus
 from ...core.store import iso
 from .. import absences, press
+from .seats import Seats, holds
 from .table import GameTable
 
 VIEW_POSITION = ("units", "centers", "dislodged", "contested", "retreat_options", "adjustments")
@@ -32,8 +33,8 @@ def public_rules(rules: dict, phase: str) -> dict:
 
 
 class Views:
-    def __init__(self, table: GameTable):
-        self.t = table
+    def __init__(self, table: GameTable, seats: Seats):
+        self.t, self.seats = table, seats
 
     def player_view(self, gid: str, pid: str) -> dict:
         player = json.loads(self.t.r.hget(keys.players(gid), pid))
@@ -41,13 +42,17 @@ class Views:
 
     def public_state(self, gid: str) -> dict:
         g = self.t.load(self.t.r, gid)
+        players = self.t.players(self.t.r, gid)
         settings, rules = g.settings, public_rules(g.rules, g.phase or (g.start or {}).get("phase", ""))
         state = {
             "id": gid, "name": g.name, "variant": g.variant, "rules": rules,
             "deadlines": settings["deadlines"], "assignment": settings["assignment"],
-            "missed_orders": settings["missed_orders"], "seats": settings["seats"],
+            "missed_orders": settings["missed_orders"], "seat_count": settings["seats"],
             "status": str(g.status), "created_at": iso(g.created_at),
-            "players": [{"id": p["id"], "name": p["name"], "powers": p["powers"]} for p in self.t.players(self.t.r, gid)],
+            "players": [{"id": p["id"], "name": p["name"], "powers": p["powers"]} for p in players if holds(p)],
+            "seats": self.seats.view(g, players), "visibility": settings.get("visibility", "public"),
+            "min_reliability": settings.get("min_reliability"),
+            "open_seat_after": settings.get("open_seat_after", 2),
             "phase": g.phase or None, "seq": g.seq, "deadline": None, "remaining_seconds": None,
             "position": None, "to_order": [], "submitted": [], "ready": [], "winner": g.winner or None,
             "grace": settings.get("grace", 0), "reminders": settings.get("reminders", []),

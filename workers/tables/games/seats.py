@@ -1,0 +1,243 @@
+"""Seats: opening a seat (the director, a player leaving, missed orders), taking an open seat over,
+and the reliability record that the phases of a game keep for the accounts of its seats.
+
+A seat is a player entry of ``keys.players`` (its powers).  An **open** seat keeps
+its powers (they still play, as the game's ``missed_orders`` says) with
+``open``, ``since``, ``reason`` and ``left_account`` (the account that held it),
+and loses its name, address, account and tokens.  Taking it makes a new player
+(a new id, so the signed reply address of the one before never works again) and
+retires the open entry (``retired``, ``replaced_by``).
+
+Every change of a seat is one transaction with its audit entry, its lobby
+index, the account counters it changes and its event (:meth:`Seats.announce`,
+the one place a ``seat`` event is emitted; webhooks and mail listen).
+
+The record of a phase is counted in the transaction that commits its
+adjudication (:meth:`Seats.tally` before MULTI, :meth:`Seats.count` after), and
+written into the phase's history entry (``counted``), so that a rollback takes
+back exactly what the phases it supersedes counted (:meth:`Seats.take_back`).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from ...core import audit, keys
+from ...core.errors import Conflict, Forbidden, NotFound
+from ...core.machine import GameStatus
+from ...core.records import GameRecord
+from ...core.store import hash_token, iso, new_token
+from ...delivery import events, mail
+from .. import lobby
+from .table import GameTable, engine
+
+DEFAULT_OPEN_SEAT_AFTER = 2
+
+
+def holds(player: dict) -> bool:
+    """Whether a player entry holds its seat now (not open, not retired)."""
+    return not player.get("open") and not player.get("retired")
+
+
+@dataclass
+class Tally:
+    """What the adjudication of one phase counts: per account ``{counter: n}``, the new streaks of
+    missed movement phases, and the seats that open because of them."""
+
+    counted: dict[str, dict[str, int]] = field(default_factory=dict)
+    streaks: dict[str, int] = field(default_factory=dict)
+    opening: list[tuple[dict, list[str]]] = field(default_factory=list)  # (player, its token hashes)
+
+    def add(self, account: str | None, **counts: int) -> None:
+        if account:
+            mine = self.counted.setdefault(account, {})
+            for name, n in counts.items():
+                mine[name] = mine.get(name, 0) + n
+
+
+class Seats:
+    def __init__(self, table: GameTable):
+        self.t = table
+
+    # ------------------------------------------------------------ reading
+    def view(self, g: GameRecord, players: list[dict]) -> list[dict]:
+        """The game view's ``seats``: every power, its player's name (None if none), open, since."""
+        by_power = {power: p for p in players if not p.get("retired") for power in p["powers"]}
+        out = []
+        for power in engine().variant_info(g.variant)["powers"]:
+            p = by_power.get(power)
+            out.append({"power": power, "player": p["name"] if p and holds(p) else None,
+                        "open": bool(p and p.get("open")),
+                        "since": iso(p["since"] if p.get("open") else p["joined_at"]) if p else None})
+        return out
+
+    @staticmethod
+    def _holder_of(players: list[dict], power: str, gid: str) -> dict:
+        found = next((p for p in players if not p.get("retired") and power in p["powers"]), None)
+        if found is None:
+            raise NotFound(f"no seat of game '{gid}' plays {power}")
+        return found
+
+    @staticmethod
+    def _tokens_of(reader, gid: str, pid: str) -> list[str]:
+        return [h for h, holder in reader.hgetall(keys.tokens(gid)).items() if holder == pid]
+
+    # ------------------------------------------------------------ opening
+    def open_by_director(self, gid: str, token: str | None, power: str, reason: str) -> None:
+        def body(pipe):
+            g = self.t.load(pipe, gid)
+            self.t.check_director(g, token)
+            player = self._openable(pipe, g, power)
+            hashes = self._tokens_of(pipe, gid, player["id"])
+            pipe.multi()
+            self.open_seat(pipe, g, player, hashes, "director", reason, by="director")
+
+        self.t.store.transact([keys.game(gid), keys.players(gid), keys.tokens(gid)], body)
+
+    def leave(self, gid: str, token: str | None, power: str) -> None:
+        player = self.t.player_for(gid, token)
+        if power not in player["powers"]:
+            raise Forbidden(f"{power} is not your power; you play {', '.join(player['powers']) or 'no power'}")
+
+        def body(pipe):
+            g = self.t.load(pipe, gid)
+            found = self._openable(pipe, g, power)
+            if found["id"] != player["id"]:
+                raise Conflict(f"your seat of {power} in game '{gid}' was already given up")
+            hashes = self._tokens_of(pipe, gid, player["id"])
+            pipe.multi()
+            self.t.accounts.count(pipe, player.get("account"), left=1)
+            self.open_seat(pipe, g, found, hashes, "left", "the player left", by=f"player {player['id']}")
+
+        self.t.store.transact([keys.game(gid), keys.players(gid), keys.tokens(gid)], body)
+
+    def _openable(self, pipe, g: GameRecord, power: str) -> dict:
+        if g.status in (GameStatus.FORMING, GameStatus.FINISHED):
+            raise Conflict(f"game '{g.id}' is {g.status}; only a seat of a game in play can be opened")
+        player = self._holder_of(self.t.players(pipe, g.id), power, g.id)
+        if player.get("open"):
+            raise Conflict(f"the seat of {power} in game '{g.id}' is already open")
+        return player
+
+    def open_seat(self, pipe, g: GameRecord, player: dict, token_hashes: list[str], cause: str, reason: str,
+                  by: str) -> None:
+        """Queue (after MULTI): ``player``'s seat is open; its tokens stop working, its name, address
+        and account are dropped (kept in the audit entry, the account as ``left_account``)."""
+        now = self.t.now()
+        entry = {"id": player["id"], "powers": player["powers"], "joined_at": player["joined_at"], "open": True,
+                 "since": now, "cause": cause, "reason": reason, "left_account": player.get("account")}
+        pipe.hset(keys.players(g.id), player["id"], json.dumps(entry))
+        if token_hashes:
+            pipe.hdel(keys.tokens(g.id), *token_hashes)
+        lobby.seats_open(pipe, g, True)
+        detail = {"powers": player["powers"], "player": player["id"], "name": player.get("name"),
+                  "account": player.get("account"), "cause": cause, "reason": reason}
+        audit.record(pipe, self.t.table, g.id, now, "seat_opened", detail, by=by)
+        self.announce(pipe, g, player["powers"], True, cause, f"open-{player['id']}", since=now)
+
+    # ------------------------------------------------------------ taking over
+    def take(self, gid: str, name: str, power: str | None, email: str | None, account: str | None) -> tuple[dict, str]:
+        """Take the open seat that plays ``power`` in a game in play: a new player with a new token."""
+        if power is None:
+            raise Conflict(f"game '{gid}' has already started; no seat is free unless one is open to take "
+                           "over: name its power")
+        token = new_token()
+
+        def body(pipe):
+            g = self.t.load(pipe, gid)
+            if g.status == GameStatus.FINISHED:
+                raise Conflict(f"game '{gid}' is over; no seat can be taken")
+            players = self.t.players(pipe, gid)
+            seat = self._holder_of(players, power, gid)
+            if not seat.get("open"):
+                raise Conflict(f"{power} is already taken in game '{gid}' and its seat is not open")
+            self.t.accounts.require(pipe, account, g.settings.get("min_reliability"), gid)
+            first_seat = self.t.first_seat(pipe, gid, account)
+            now = self.t.now()
+            pid = f"p{len(players) + 1}"
+            player = {"id": pid, "name": name, "powers": seat["powers"], "joined_at": now, "took_over": seat["id"],
+                      **({"email": email} if email else {}), **({"account": account} if account else {})}
+            still_open = any(p.get("open") for p in players if p["id"] != seat["id"])
+            pipe.multi()
+            pipe.hset(keys.players(gid), seat["id"], json.dumps({"id": seat["id"], "powers": [], "retired": True,
+                                                                 "joined_at": seat["joined_at"],
+                                                                 "replaced_by": pid}))
+            pipe.hset(keys.players(gid), pid, json.dumps(player))
+            pipe.hset(keys.tokens(gid), hash_token(token), pid)
+            self.t.tie(pipe, gid, account, first_seat)
+            self.t.accounts.count(pipe, account, took_over=1)
+            self.t.accounts.count(pipe, seat.get("left_account"), replaced=1)
+            lobby.seats_open(pipe, g, still_open)
+            audit.record(pipe, self.t.table, gid, now, "seat_taken",
+                         {"powers": seat["powers"], "player": pid, "name": name, "account": account,
+                          "replaces": seat["id"]}, by=f"player {pid}")
+            self.announce(pipe, g, seat["powers"], False, "taken", f"taken-{pid}", since=now, player=name)
+            if email:
+                mail.welcome(self.t.store, pipe, g, player, token)
+            return player
+
+        player = self.t.store.transact([keys.game(gid), keys.players(gid)], body)
+        return {"id": player["id"], "name": player["name"], "powers": player["powers"]}, token
+
+    # ------------------------------------------------------------ the event
+    def announce(self, pipe, g: GameRecord, powers: list[str], is_open: bool, cause: str, key: str, since: float,
+                 player: str | None = None) -> None:
+        """Queue (after MULTI) the ``seat`` event of a seat that opened or was taken: the one place it is emitted."""
+        events.emit(self.t.store, pipe, self.t.table, g.id, "seat", key,
+                    {"powers": powers, "power": powers[0] if powers else None, "open": is_open, "cause": cause,
+                     "player": player, "since": iso(since), "phase": g.phase or None})
+
+    # ------------------------------------------------------------ the record of a phase
+    def tally(self, pipe, g: GameRecord, submitted: set[str], players: list[dict]) -> Tally:
+        """Read (before MULTI) what the adjudication of ``g``'s phase counts.  A power had to act if
+        it was in ``to_order``; it was on time if its orders, or its readiness, came before the deadline
+        (grace included): not among those the phase waited for past it (``overdue``).  A phase closed
+        before its deadline (the director, every power ready) finds nobody late."""
+        ready = set(pipe.smembers(keys.ready(g.id, g.seq)))
+        overdue = set(g.overdue or [])
+        at_deadline = g.closed_by.startswith("deadline")
+        movement = g.phase.endswith("M")
+        limit = g.settings.get("open_seat_after", DEFAULT_OPEN_SEAT_AFTER)
+        seat_of = {power: p for p in players if not p.get("retired") for power in p["powers"]}
+        tally = Tally(streaks=dict(g.streaks or {}))
+        for power in g.to_order:
+            seat = seat_of.get(power)
+            if seat is None or seat.get("open"):
+                continue  # an open seat counts for nobody
+            on_time = not at_deadline or (power in submitted or power in ready) and power not in overdue
+            tally.add(seat.get("account"), phases_due=1, phases_on_time=int(on_time))
+            if movement:
+                tally.streaks[power] = 0 if on_time else tally.streaks.get(power, 0) + 1
+        if limit:
+            for seat in {p["id"]: p for p in seat_of.values() if holds(p)}.values():
+                if any(tally.streaks.get(power, 0) >= limit for power in seat["powers"]):
+                    tally.opening.append((seat, self._tokens_of(pipe, g.id, seat["id"])))
+                    tally.add(seat.get("account"), civil_disorder=1)
+                    for power in seat["powers"]:
+                        tally.streaks[power] = 0
+        return tally
+
+    def count(self, pipe, g: GameRecord, tally: Tally) -> None:
+        """Queue (after MULTI, in the adjudication's transaction) the tally's counters and seat openings."""
+        for account, counts in tally.counted.items():
+            self.t.accounts.count(pipe, account, **counts)
+        pipe.hset(keys.game(g.id), mapping=GameRecord.encode(streaks=tally.streaks))
+        limit = g.settings.get("open_seat_after", DEFAULT_OPEN_SEAT_AFTER)
+        for seat, hashes in tally.opening:
+            self.open_seat(pipe, g, seat, hashes, "missed_orders",
+                           f"missed orders in {limit} movement phases in a row", by="service")
+
+    def take_back(self, pipe, superseded: list[dict]) -> dict:
+        """Queue (after MULTI) the undoing of what the ``superseded`` history entries counted; returns the
+        streaks as they were before the first of them."""
+        for entry in superseded:
+            for account, counts in (entry.get("counted") or {}).items():
+                self.t.accounts.count(pipe, account, **{k: -n for k, n in counts.items()})
+        return (superseded[0].get("streaks_before") or {}) if superseded else {}
+
+    def count_finish(self, pipe, players: list[dict], sign: int = 1) -> None:
+        """Queue (after MULTI): a game ends (``sign`` 1) or a rollback reopens it (-1) for the accounts
+        holding its seats."""
+        for p in players:
+            if holds(p):
+                self.t.accounts.count(pipe, p.get("account"), finished=sign)
