@@ -10,10 +10,16 @@
   at most 64 KiB of an unread body before the next request, and closes the
   connection when it cannot, so announcing keep-alive there would be a lie.
 * The Prometheus files of a gunicorn worker that exits are marked dead.
+* The worker class is ``service.gunicorn_worker.ServiceWorker``: under the
+  launcher, a worker whose master was killed keeps serving until the next
+  master's first worker is ready, which tells the launcher (SIGUSR1) to end
+  the old ones (docs/service.md, *Recovery*).
 """
 from __future__ import annotations
 
 import json
+import os
+import signal
 
 from gunicorn import util
 
@@ -22,7 +28,7 @@ from workers.runtime import observe  # noqa: F401  (sets PROMETHEUS_MULTIPROC_DI
 # The application (service.*) is imported by each worker, never here: a worker restarted by a HUP gets new code.
 PROBLEM = "application/problem+json"
 
-worker_class = "gthread"
+worker_class = "service.gunicorn_worker.ServiceWorker"
 
 _DETAILS = {
     414: "path: the request line (method, path and query) is too long: {mesg}",
@@ -52,6 +58,17 @@ def pre_request(worker, req):
     chunked = any(name == "TRANSFER-ENCODING" for name, _ in req.headers)
     if chunked or (length.isdigit() and int(length) > MAX_BODY):
         req.force_close()
+
+
+def post_worker_init(worker):
+    from workers.core import settings
+
+    launcher = settings.current().launcher_pid
+    if launcher and os.getppid() == worker.ppid:  # this worker serves: what a killed master left may stop now
+        try:
+            os.kill(launcher, signal.SIGUSR1)
+        except OSError:
+            pass
 
 
 def child_exit(server, worker):

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import errno
 import os
 import shutil
 import signal
@@ -43,6 +44,9 @@ from workers.core import settings
 
 RESTART_WINDOW = 30.0  # a child that ran this long before dying starts a new count of failures
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)  # seconds before the 1st, 2nd, ... restart in a row
+# the API's first restart is at once: its port stays open (the launcher holds it), so what is sent
+# meanwhile waits for the new one
+API_BACKOFF = (0.0, *BACKOFF[1:])
 try:
     _LIBC = ctypes.CDLL(None, use_errno=True)
 except OSError:  # pragma: no cover - not Linux
@@ -63,6 +67,60 @@ def _die_with(parent: int):
 def spawn(cmd: list[str], **kw) -> subprocess.Popen:
     """A child in its own session that dies with this process."""
     return subprocess.Popen(cmd, start_new_session=True, preexec_fn=_die_with(os.getpid()), **kw)
+
+
+def end_group(pgid: int, sig: int) -> None:
+    """Send ``sig`` to what is left of the process group ``pgid`` (a child's: each runs in a session
+    of its own, so a dead child's own children are still found by it)."""
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def group_members(pgid: int) -> list[int]:
+    """The processes (zombies aside) of the process group ``pgid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if entry.name.isdigit() and fields[0] != "Z" and int(fields[2]) == pgid:
+            found.append(int(entry.name))
+    return found
+
+
+class Orphans:
+    """The workers of a gunicorn master that died (by SIGKILL, say).  The launcher is the subreaper
+    of its children's orphans, so they become its children; they keep serving on the port the
+    launcher holds (service/gunicorn_worker.py) until a worker of the next master is ready and
+    says so (SIGUSR1): :meth:`end` then sends them SIGTERM (they finish what they serve), and
+    :meth:`reap` collects them once they have exited."""
+
+    def __init__(self):
+        self.pids: set[int] = set()
+        self.adopted_at = 0.0
+
+    def adopt(self, pgid: int) -> None:
+        self.pids |= set(group_members(pgid))
+        self.adopted_at = time.monotonic()
+
+    def end(self, sig: int = signal.SIGTERM) -> None:
+        for pid in self.pids:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+
+    def reap(self) -> None:
+        for pid in list(self.pids):
+            try:
+                done = os.waitpid(pid, os.WNOHANG)[0] == pid
+            except ChildProcessError:  # not ours (no subreaper): its new parent reaps it
+                done = True
+            if done:
+                self.pids.discard(pid)
 
 
 def redis_server_binary() -> str:
@@ -127,11 +185,33 @@ def _wait_for_previous_redis(pidfile: Path, timeout: float = 10) -> None:
     raise RuntimeError(f"redis-server pid {pid} of an earlier run still uses {pidfile.parent}; stop it first")
 
 
-def service_commands(host: str, port: int, config: settings.Settings | None = None) -> dict[str, list[str]]:
-    """The command of each child, under ``config`` (default: this process's settings)."""
+def listen(host: str, port: int, timeout: float = 10) -> socket.socket:
+    """The API's listening socket, held by the launcher and handed to each gunicorn it starts, so
+    the port never closes while the service runs: a request sent while the API is started again
+    waits in the backlog instead of being refused, and no orphan of a killed gunicorn can hold the
+    port against the next one.  A port still in use (the last run's processes ending) is tried
+    again for ``timeout`` seconds."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            sock = socket.create_server((host, port), family=family, backlog=2048)
+            sock.set_inheritable(True)
+            return sock
+        except OSError as e:
+            if e.errno != errno.EADDRINUSE or time.monotonic() > end:
+                raise RuntimeError(f"cannot listen on {host}:{port}: {e.strerror}") from None
+            time.sleep(0.2)
+
+
+def service_commands(host: str, port: int, config: settings.Settings | None = None,
+                     listen_fd: int | None = None) -> dict[str, list[str]]:
+    """The command of each child, under ``config`` (default: this process's settings); the API
+    binds ``host:port``, or takes the listening socket ``listen_fd`` (inherited) when given."""
     py, config = sys.executable, config or settings.current()
+    bind = f"fd://{listen_fd}" if listen_fd is not None else f"{host}:{port}"
     return {
-        "api": [py, "-m", "gunicorn", "--bind", f"{host}:{port}", "--worker-class", "gthread",
+        "api": [py, "-m", "gunicorn", "--bind", bind,
                 "--workers", str(config.web_concurrency), "--threads", str(config.threads),
                 "--graceful-timeout", "5", "--no-control-socket", "--config", "python:service.gunicorn_conf",
                 "service.app:create_app()"],
@@ -157,8 +237,11 @@ class Child:
     when it has died, and says why to give up once it has died ``MAX_RESTARTS`` times in a row,
     each within ``RESTART_WINDOW`` seconds of its start."""
 
-    def __init__(self, name: str, start):
-        self.name, self._start = name, start
+    def __init__(self, name: str, start, backoff: tuple[float, ...] = BACKOFF, orphaned=None):
+        """``orphaned(pgid)``: what to do with what is left of a dead process's group (default:
+        SIGTERM)."""
+        self.name, self._start, self.backoff = name, start, backoff
+        self.orphaned = orphaned or (lambda pgid: end_group(pgid, signal.SIGTERM))
         self.failures, self.restart_at = 0, None
         self.proc: subprocess.Popen | None = None
         self.start()
@@ -180,6 +263,7 @@ class Child:
         if code is None:
             return None
         how = f"was killed by {signal.Signals(-code).name}" if code < 0 else f"exited with status {code}"
+        self.orphaned(self.proc.pid)
         return self._failed(now, f"{how} after {now - self.started:.1f} s")
 
     def _failed(self, now: float, how: str) -> str | None:
@@ -187,14 +271,24 @@ class Child:
         if self.failures >= settings.current().max_restarts:
             return (f"{self.name} {how}: {self.failures} failures in a row, each within {RESTART_WINDOW:.0f} s "
                     f"of its start; giving up (its own output is above)")
-        delay = BACKOFF[min(self.failures, len(BACKOFF)) - 1]
-        print(f"{self.name} {how}; starting it again in {delay:g} s", file=sys.stderr, flush=True)
+        delay = self.backoff[min(self.failures, len(self.backoff)) - 1]
+        print(f"{self.name} {how}; starting it again" + (f" in {delay:g} s" if delay else " now"), file=sys.stderr,
+              flush=True)
         self.restart_at = now + delay
         return None
 
     def terminate(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
+
+
+def _wait_for(orphans: Orphans, timeout: float = 10) -> None:
+    end = time.monotonic() + timeout
+    while orphans.pids and time.monotonic() < end:
+        orphans.reap()
+        time.sleep(0.05)
+    orphans.end(signal.SIGKILL)
+    orphans.reap()
 
 
 def api_up(base: str) -> bool:
@@ -237,14 +331,27 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Redis: {e}", file=sys.stderr)
         return 1
 
-    stopping = []
+    try:
+        listener = listen(host, port)
+    except RuntimeError as e:
+        print(f"API: {e}", file=sys.stderr)
+        if redis_child is not None:
+            stop(redis_child.proc)
+        return 1
+    stopping, api_ready, orphans = [], [], Orphans()
     signal.signal(signal.SIGINT, lambda *_: stopping.append(1))
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
-    commands = service_commands(host, port)
+    signal.signal(signal.SIGUSR1, lambda *_: api_ready.append(time.monotonic()))  # a worker of the API is ready
+    if _LIBC is not None and hasattr(_LIBC, "prctl"):
+        _LIBC.prctl(36, 1)  # PR_SET_CHILD_SUBREAPER: a dead child's children become ours (Orphans)
+    env["LAUNCHER_PID"] = str(os.getpid())
+    commands = service_commands(host, port, listen_fd=listener.fileno())
     worker = commands.pop("worker")
     commands = {"api": commands.pop("api"), **{f"worker-{i}": worker for i in range(1, args.workers + 1)},
                 **commands}
-    children = [Child(name, lambda cmd=cmd: spawn(cmd, env=env)) for name, cmd in commands.items()]
+    children = [Child(name, lambda cmd=cmd: spawn(cmd, env=env)) for name, cmd in commands.items() if name != "api"]
+    children.insert(0, Child("api", lambda: spawn(commands["api"], env=env, pass_fds=(listener.fileno(),)),
+                             API_BACKOFF, orphaned=orphans.adopt))
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     base = f"http://{shown}:{port}"
     status, announced, give_up, up_by = 0, False, None, time.monotonic() + 60
@@ -252,6 +359,12 @@ def main(argv: list[str] | None = None) -> int:
         while not stopping and give_up is None:
             for child in ([redis_child] if redis_child else []) + children:
                 give_up = give_up or child.check()
+            api = children[0]
+            ready = [t for t in api_ready if t > api.started > orphans.adopted_at]  # a worker of an API started
+            api_ready.clear()                                                    # since the last one died
+            if ready:
+                orphans.end()
+            orphans.reap()
             if not announced and give_up is None:
                 if api_up(base):
                     announced = True
@@ -269,9 +382,12 @@ def main(argv: list[str] | None = None) -> int:
         print("Stopping...", flush=True)
         for child in children:
             child.terminate()
+        orphans.end()
         for child in children:
             if child.proc is not None:
                 stop(child.proc)
+        listener.close()
+        _wait_for(orphans)
         if redis_child is not None and redis_child.proc is not None:
             stop(redis_child.proc)
         if metrics_dir:

@@ -200,3 +200,58 @@ def test_8_public_addresses_stay_allowed(address):
 
     literal = f"[{address}]" if ":" in address else address
     assert destination_refusal(f"http://{literal}/hook", "public") is None
+
+
+# ---------------------------------------------------------------- 10. the API back soon after its master's SIGKILL
+def _outages(base: str, until, timeout: float) -> list[float]:
+    """Poll ``base``'s /v1/health every 50 ms until ``until()`` holds and it answers; the length of
+    every run of failed polls, in seconds."""
+    import time
+
+    import requests
+
+    outages, down_since, end = [], None, time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            up = requests.get(f"{base}/v1/health", timeout=0.5).status_code == 200
+        except requests.RequestException:
+            up = False
+        now = time.monotonic()
+        if not up and down_since is None:
+            down_since = now
+        if up and down_since is not None:
+            outages.append(now - down_since)
+            down_since = None
+        if up and until():
+            return outages
+        time.sleep(0.05)
+    raise AssertionError(f"the API did not come back within {timeout} s (outages so far {outages})")
+
+
+@pytest.mark.background
+def test_10_api_back_within_2_s_after_sigkill_of_the_gunicorn_master(tmp_path):
+    import os
+    import signal
+
+    from tests.service.svc_stack import Launcher
+
+    service = Launcher(tmp_path).start()
+    try:
+        [master] = service.children()["api"]
+        old = {int(p) for p in os.listdir("/proc") if p.isdigit() and _group(int(p)) == master}
+        os.kill(master, signal.SIGKILL)
+        outages = _outages(service.base, lambda: service.children().get("api", [master]) != [master]
+                           and not any(_group(p) == master for p in old), timeout=30)
+        assert max(outages, default=0) < 2, (outages, service.log)
+        assert "Address already in use" not in service.log
+    finally:
+        assert service.stop() == 0, service.log
+
+
+def _group(pid: int) -> int | None:
+    """The process group of ``pid`` (None once it is gone, or a zombie)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return None if fields[0] == "Z" else int(fields[2])

@@ -73,6 +73,7 @@ class Settings:
     web_concurrency: int = 2
     threads: int = 8
     max_restarts: int = 5
+    launcher_pid: int = 0  # set by the launcher for the API it starts (service/gunicorn_worker.py)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
@@ -110,7 +111,7 @@ class Settings:
             rate_limits={endpoint: get(variable, default) for endpoint, (variable, default) in RATE_LIMITS.items()},
             host=get("HOST", "127.0.0.1"), port=get("PORT", 8000, int), workers=get("WORKERS", 1, int),
             web_concurrency=get("WEB_CONCURRENCY", 2, int), threads=get("THREADS", 8, int),
-            max_restarts=get("MAX_RESTARTS", 5, int))
+            max_restarts=get("MAX_RESTARTS", 5, int), launcher_pid=get("LAUNCHER_PID", 0, int))
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,33 @@
+"""The API's gunicorn worker class (``service.gunicorn_conf`` names it).
+
+Under the launcher (``LAUNCHER_PID`` set, the launcher being the subreaper of its children's
+orphans), a worker whose master died is adopted by the launcher and keeps serving on the port
+the launcher holds, until the launcher's new API is ready and ends it with SIGTERM; gunicorn's
+own workers would stop at once, leaving the port unserved while a new master boots.  Anywhere
+else a worker whose master died stops, as gunicorn's do.
+"""
+from __future__ import annotations
+
+import os
+
+from gunicorn.workers.gthread import ThreadWorker
+
+from workers.core import settings
+
+
+class ServiceWorker(ThreadWorker):
+    def _adopted(self) -> None:
+        """If the master died and the launcher adopted this worker, the launcher is its parent now."""
+        launcher = settings.current().launcher_pid
+        if launcher and self.ppid != launcher and os.getppid() == launcher:
+            self.log.info("Master %s gone; serving until the launcher's next API is ready", self.ppid)
+            self.ppid = launcher
+
+    def notify(self):
+        self._adopted()
+        super().notify()
+
+    def is_parent_alive(self):
+        self._adopted()
+        return super().is_parent_alive()
+
