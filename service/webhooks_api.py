@@ -42,7 +42,7 @@ def _owner(kind: str, oid: str) -> tuple[str, object]:
     director = store.r.hget(record_key, "director")
     if director is None:
         raise NotFound(f"there is no {table} '{oid}'")
-    store.check_director(director, token(), f"{table} '{oid}'")
+    store.check_director(director, token(), f"{table} '{oid}'", keys.tokens(oid) if table == "game" else None)
 
     def record(pipe, action, detail):
         audit.record(pipe, table, oid, store.now(), action, detail)

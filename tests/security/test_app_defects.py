@@ -115,3 +115,29 @@ def test_defect_02_a_participant_named_director_has_an_etag_of_its_own(api):
     assert named.headers["ETag"] != boss
     again = api.get(path, token=created["tokens"]["director"], headers={"If-None-Match": boss})
     assert again.status_code == 200 and set(again.json()["state"]["hands"]) == {"director"}
+
+
+# ---------------------------------------------------------------- 11. smaller
+UNKNOWN = "an-unknown-token-of-32-characters"
+
+
+def test_defect_11_an_unknown_token_on_a_director_endpoint_is_401(api):
+    """docs/service.md: 401 missing or unknown token, 403 a known token not allowed."""
+    game = new_game(api)
+    calls = [("post", f"{game.path}/{a}", None) for a in ("pause", "resume", "adjudicate", "start")]
+    calls += [("post", f"{game.path}/extend", {"seconds": 10}), ("get", f"{game.path}/audit", None),
+              ("post", f"{game.path}/end", {"reason": "time"}), ("put", f"{game.path}/last-year", {"year": 1910}),
+              ("get", f"{game.path}/webhooks", None)]
+    for method, path, body in calls:
+        assert getattr(api, method)(path, json=body, token=UNKNOWN).status_code == 401, path
+        assert getattr(api, method)(path, json=body, token=game.tokens["ITALY"]).status_code == 403, path
+    created = api.post("/v1/resolutions", json=_vote_1630(["Tim", "Martin", "Simon"])).json()
+    path = f"/v1/resolutions/{created['resolution']['id']}"
+    for action in ("pause", "resume", "cancel"):
+        assert api.post(f"{path}/{action}", token=UNKNOWN).status_code == 401
+        assert api.post(f"{path}/{action}", token=created["tokens"]["Tim"]).status_code == 403
+    tournament = api.post("/v1/tournaments", json={"name": "t", "system": "sum_of_squares", "rounds": 1,
+                                                   "aggregate": {"method": "sum"}})
+    assert tournament.status_code == 201, tournament.text
+    tid = tournament.json()["tournament"]["id"]
+    assert api.post(f"/v1/tournaments/{tid}/players", json={"name": "x"}, token=UNKNOWN).status_code == 401

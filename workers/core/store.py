@@ -152,11 +152,16 @@ class Store:
         """Whether ``token`` is the director's, whose hash is ``director``."""
         return bool(token) and hmac.compare_digest(director, hash_token(token))
 
-    def check_director(self, director: str, token: str | None, what: str) -> None:
+    def check_director(self, director: str, token: str | None, what: str, known: str | None = None) -> None:
+        """401 without a token or with one ``what`` does not know; 403 for a token it knows that is
+        not the director's (``known``: the hash of its other tokens, a player's or participant's)."""
         if not token:
             raise Unauthorized("this needs the director token: send 'Authorization: Bearer <token>'")
-        if not self.is_director(director, token):
+        if self.is_director(director, token):
+            return
+        if known and self.r.hexists(known, hash_token(token)):
             raise Forbidden(f"only the director of {what} may do this")
+        raise Unauthorized(f"the token is not a token of {what}; this needs its director token")
 
     # ------------------------------------------------------------ jobs
     def enqueue_advance(self, pipe, table: str, tid: str, seq: int) -> None:

@@ -426,7 +426,7 @@ class Resolutions:
         """Run ``change(pipe, record)`` in a transaction once the director token is checked."""
         def body(pipe):
             rec = self.store.record(pipe, ResolutionRecord, self.key(rid), self.what(rid))
-            self.store.check_director(rec.director, token, self.what(rid))
+            self.store.check_director(rec.director, token, self.what(rid), keys.resolution_tokens(rid))
             change(pipe, rec)
 
         self.store.transact([self.key(rid)], body)

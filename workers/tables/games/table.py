@@ -77,7 +77,7 @@ class GameTable:
             self.accounts.count(pipe, account, games=int(first_seat))
 
     def check_director(self, g: GameRecord, token: str | None) -> None:
-        self.store.check_director(g.director, token, self.what(g.id))
+        self.store.check_director(g.director, token, self.what(g.id), keys.tokens(g.id))
 
     @staticmethod
     def full(g: GameRecord, position: dict) -> dict:
