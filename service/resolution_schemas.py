@@ -11,7 +11,7 @@ from marshmallow import Schema, fields, validate
 
 from adjudicator.kinds import KINDS, game_of
 
-from .schemas import Bool
+from .schemas import Bool, Name
 
 DAY = 24 * 3600
 PARTICIPANT = validate.Regexp(r"^[A-Za-z0-9_.-]{1,40}\Z", error="a participant id such as USA, RED or Ann")
@@ -19,7 +19,7 @@ PARTICIPANT = validate.Regexp(r"^[A-Za-z0-9_.-]{1,40}\Z", error="a participant i
 
 # ---------------------------------------------------------------- requests
 class ParticipantSchema(Schema):
-    name = fields.String(validate=validate.Length(max=100))
+    name = Name()
     bot = Bool(load_default=False)
 
 

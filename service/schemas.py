@@ -12,6 +12,7 @@ from datetime import datetime, timedelta, timezone
 
 from marshmallow import Schema, ValidationError, fields, validate, validates, validates_schema
 
+from workers.core.text import CONTROL
 from workers.tables import press
 from workers.tables.games import fixed_times
 
@@ -36,6 +37,18 @@ class _Upper(fields.String):
 
     def _deserialize(self, value, attr, data, **kwargs):
         return super()._deserialize(value, attr, data, **kwargs).translate(_ASCII_UPPER)
+
+
+def _one_line(value: str) -> None:
+    found = CONTROL.search(value)
+    if found:
+        raise ValidationError(f"a name or title is one line: no control or line-break character "
+                              f"(found U+{ord(found.group()):04X} at {found.start()})")
+
+
+def Name(min: int = 0, max: int = 100, **kw) -> fields.String:  # noqa: A002  (marshmallow's words)
+    """A name or title: one line of at most ``max`` characters (openapi.yaml: the OneLine pattern)."""
+    return fields.String(validate=[validate.Length(min=min or None, max=max), _one_line], **kw)
 
 
 class Bool(fields.Boolean):
@@ -150,7 +163,7 @@ class StartPositionSchema(Schema):
 class GameOptionsSchema(Schema):
     """The settings a game is created with (also for a fork and a tournament's boards)."""
 
-    name = fields.String(validate=validate.Length(max=100))
+    name = Name()
     rules = fields.Nested(RulesSchema)
     deadlines = fields.Nested(DeadlinesSchema)
     missed_orders = fields.String(validate=validate.OneOf(["hold", "wait"]))
@@ -188,7 +201,7 @@ class PressRules(fields.Field):
 
 
 class CreateGameSchema(Schema):
-    name = fields.String(validate=validate.Length(max=100), load_default="")
+    name = Name(load_default="")
     variant = fields.String(load_default="standard")
     rules = fields.Nested(RulesSchema, load_default=dict)
     deadlines = fields.Nested(DeadlinesSchema, load_default=dict)
@@ -227,24 +240,24 @@ class OpenSeatSchema(Schema):
 
 
 class JoinSchema(Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=50))
+    name = Name(min=1, max=50, required=True)
     power = _Upper(validate=POWER)
     email = fields.Email(validate=validate.Length(max=254))
 
 
 class CreateAccountSchema(Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=50))
+    name = Name(min=1, max=50, required=True)
     email = fields.Email(validate=validate.Length(max=254))
 
 
 class OrdersSchema(Schema):
     orders = fields.List(fields.String(validate=validate.Length(min=1, max=200)), required=True,
                          validate=validate.Length(max=100))
-    phase = _Upper()
+    phase = _Upper(validate=PHASE)
 
 
 class ClearOrdersQuerySchema(Schema):
-    phase = _Upper()
+    phase = _Upper(validate=PHASE)
 
 
 class ReadySchema(Schema):

@@ -9,7 +9,7 @@ from workers.tables.tournaments import Tournaments
 
 from .etags import conditional
 from .http import load, reply, token
-from .schemas import POWER, GameOptionsSchema, _Upper
+from .schemas import POWER, GameOptionsSchema, Name, _Upper
 
 bp = Blueprint("tournaments", __name__)
 
@@ -29,16 +29,16 @@ class AggregateSchema(Schema):
 
 
 class CreateTournamentSchema(Schema):
-    name = fields.String(load_default="", validate=validate.Length(max=100))
+    name = Name(load_default="")
     system = fields.String(required=True)
     aggregate = fields.Nested(AggregateSchema, load_default=lambda: {"method": "sum"})
     rounds = fields.Integer(strict=True, required=True, validate=validate.Range(1, 50))
-    players = fields.List(fields.String(validate=validate.Length(min=1, max=50)), load_default=list,
+    players = fields.List(Name(min=1, max=50), load_default=list,
                           validate=validate.Length(max=700))
 
 
 class PlayerSchema(Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=50))
+    name = Name(min=1, max=50, required=True)
 
 
 class BoardsSchema(Schema):

@@ -29,7 +29,10 @@ from . import press as press_mail
 from .parse import Incoming, parse
 
 log = logging.getLogger("service.mail")
-PHASE = re.compile(r"^[SFW]\d{4}[MRA]$")
+PHASE = re.compile(r"^[SFW][0-9]{4}[MRA]\Z")
+IDS = {"game": (re.compile(r"[0-9a-f]{12}"), "12 lowercase hex digits, such as 4e0974c572a7"),
+       "proposal": (re.compile(r"[0-9a-f]{12}"), "12 lowercase hex digits"),
+       "absence": (re.compile(r"a[1-9][0-9]*"), "a1, a2, ...")}
 SEEN_TTL = 7 * 86400
 COMMANDS = ("HELP", "GAME", "TOKEN", "SIGNON", "JOIN", "ACCOUNT", "ORDERS", "END", "CLEAR", "READY", "NOT", "NOTREADY",
             "UNREADY", "STATUS", "HISTORY", "DRAW", "CONCEDE", "VOTE", "PROPOSALS", "ABSENCE", "ABSENCES",
@@ -99,11 +102,17 @@ class Inbox:
         if not msg.sender:
             log.info("ignored a message without a sender address: %r", msg.subject)
             return "ignored: no address to reply to"
+        subject = f"Re: {msg.subject}" if msg.subject else "Your message to the judge"
+        try:  # applied and answered, or neither: a reply that cannot be written stops the message first
+            outbox.compose(msg.sender, subject, "", None, msg.message_id).as_bytes()
+        except Exception:
+            log.exception("ignored a message whose reply cannot be written, from %r", msg.sender)
+            return "ignored: no reply can be written to it"
         session = Session(msg)
         session.digest = digest
         out = self.run(msg, session)
-        reply = outbox.compose(msg.sender, f"Re: {msg.subject}" if msg.subject else "Your message to the judge",
-                               "\n".join(out) + "\n", self._reply_to(session), msg.message_id, auto="auto-replied")
+        reply = outbox.compose(msg.sender, subject, "\n".join(out) + "\n", self._reply_to(session), msg.message_id,
+                               auto="auto-replied")
         with self.r.pipeline() as pipe:
             pipe.multi()
             outbox.queue(self.store, pipe, reply)
@@ -236,7 +245,7 @@ class Inbox:
     def c_game(self, s, args):
         if len(args) != 1:
             raise GameError("GAME takes the game's id: GAME <id>")
-        state = self.games.public_state(args[0].lower())
+        state = self.games.public_state(_id(args[0]))
         if s.gid != state["id"]:
             s.player, s.token, s.director = None, None, False
         s.gid = state["id"]
@@ -257,7 +266,7 @@ class Inbox:
     def c_signon(self, s, args):
         if not args:
             raise GameError("SIGNON takes the game, then the power if powers are chosen, then your name")
-        gid = args[0].lower()
+        gid = _id(args[0])
         state = self.games.public_state(gid)
         powers = {p for grp in _variant_players(state["variant"]) for p in grp}
         power = args[1].upper() if len(args) > 1 and args[1].upper() in powers else None
@@ -349,7 +358,7 @@ class Inbox:
         if len(args) < 2 or args[1].upper() not in ("YES", "NO"):
             raise GameError("VOTE takes the proposal and YES or NO: VOTE <proposal> YES")
         power = self._power(s, args[2:])
-        done = votes.vote(s.gid, s.token, args[0], power, args[1].lower())
+        done = votes.vote(s.gid, s.token, _id(args[0], "proposal"), power, args[1].lower())
         return f"{power} voted {done['vote']} on proposal {done['proposal']}: it is {done['status']}."
 
     def c_proposals(self, s, args):
@@ -365,7 +374,7 @@ class Inbox:
         if args and args[0].upper() == "CANCEL":
             if len(args) != 2:
                 raise GameError("ABSENCE CANCEL takes the absence's id: ABSENCE CANCEL a1")
-            done = absences.cancel(self._game(s), s.token, args[1].lower())
+            done = absences.cancel(self._game(s), s.token, _id(args[1], "absence"))
             return f"Absence {done['id']} cancelled."
         self._need_player(s)
         if len(args) != 2:
@@ -382,7 +391,7 @@ class Inbox:
     def _decide(self, s, args, status):
         if len(args) != 1:
             raise GameError("give the absence's id, e.g. APPROVE a1")
-        done = self.games.absences.decide(self._game(s), s.token, args[0].lower(), status)
+        done = self.games.absences.decide(self._game(s), s.token, _id(args[0], "absence"), status)
         return f"Absence {done['id']} of {done['player']} ({done['start']} to {done['end']}): {done['status']}."
 
     def c_approve(self, s, args):
@@ -422,6 +431,15 @@ class Inbox:
             out.append("  Refused: " + "; ".join(f"{k}: {v}" for k, v in _flat(e.messages).items())
                        + "; your earlier orders stay")
         out.append("")
+
+
+def _id(text: str, kind: str = "game") -> str:
+    """An id as the API's paths take it (openapi.yaml's GameId, ProposalId, AbsenceId), so that no
+    id by mail names another key either."""
+    found = text.lower()
+    if not IDS[kind][0].fullmatch(found):
+        raise GameError(f"'{text[:40]}' is not a {kind} id: a {kind}'s id is {IDS[kind][1]}")
+    return found
 
 
 def _readings(readings: list[dict]) -> str:

@@ -11,8 +11,14 @@ from email.message import EmailMessage
 from email.policy import default as POLICY
 from email.utils import getaddresses, parseaddr
 
+from workers.core.text import one_line
+from workers.delivery.mail import MESSAGE_ID
+
 MAX_TEXT = 64 * 1024  # characters of text read from a message
 MAX_LINES = 300  # lines read from a message
+#: an address a reply may go to: no space, control, line-break or bracket, one @
+_ATOM = r"[^\s\x00-\x1f\x7f-\x9f\u2028\u2029<>()\[\]\\,;:\"@]"
+ADDRESS = re.compile(rf"{_ATOM}{{1,64}}@{_ATOM}{{1,253}}")
 WROTE = re.compile(r"(wrote|a écrit|schrieb|escribió|ha scritto)\s*:$", re.I)
 SEPARATOR = re.compile(r"^(-{2,}\s*(original message|forwarded message|message d'origine|ursprüngliche nachricht)"
                        r"\s*-{2,}|begin forwarded message:|_{10,})$", re.I)
@@ -131,25 +137,46 @@ def _automatic(msg) -> bool:
             or sender.startswith(("mailer-daemon@", "postmaster@")))
 
 
-def parse(raw: bytes, envelope_to: list[str] | tuple = (), envelope_from: str | None = None) -> Incoming:
-    """An :class:`Incoming` from the bytes of a message; never raises on bad input."""
-    notes: list[str] = []
+def _address(value: str) -> tuple[str, str]:
+    """``(name, address)`` of a header's first address; ``("", "")`` unless the address is one a
+    reply can go to as it is: an addr-spec with no space, control or line-break character."""
     try:
-        msg = message_from_bytes(raw, policy=POLICY)
-    except Exception:  # the parser is lenient; this is a last resort
+        name, address = parseaddr(value)
+    except Exception:  # an encoded CR or LF in an address part: nobody to answer
+        return "", ""
+    return (one_line(name), address) if ADDRESS.fullmatch(address) else ("", "")
+
+
+def parse(raw: bytes, envelope_to: list[str] | tuple = (), envelope_from: str | None = None) -> Incoming:
+    """An :class:`Incoming` from the bytes of a message; never raises on bad input.  Its header values
+    are safe to answer with: ``sender`` is empty (nobody to answer) unless the reply address is a
+    plain address, ``message_id`` None unless it is a plain message id, the rest one line each."""
+    try:
+        return _parse(raw, envelope_to, envelope_from)
+    except Exception:  # the parser is lenient; this is a last resort: nobody to answer, nothing applied
         return Incoming(notes=["the message could not be read as e-mail"], recipients=list(envelope_to))
+
+
+def _parse(raw: bytes, envelope_to, envelope_from) -> Incoming:
+    notes: list[str] = []
+    msg = message_from_bytes(raw, policy=POLICY)
     incoming = Incoming(notes=notes)
-    name, sender = parseaddr(_header(msg, "Reply-To") or _header(msg, "From"))
-    incoming.sender = sender if "@" in sender else ""
-    incoming.sender_name = name or parseaddr(_header(msg, "From"))[0]
-    incoming.subject = " ".join(_header(msg, "Subject").split())[:200]
-    incoming.message_id = _header(msg, "Message-ID").strip() or None
+    name, incoming.sender = _address(_header(msg, "Reply-To") or _header(msg, "From"))
+    incoming.sender_name = name or _address(_header(msg, "From"))[0]
+    incoming.subject = one_line(" ".join(_header(msg, "Subject").split()))[:200]
+    message_id = _header(msg, "Message-ID").strip()
+    incoming.message_id = message_id if MESSAGE_ID.fullmatch(message_id) else None
     heads = [_header(msg, h) for h in ("To", "Cc", "Delivered-To", "X-Original-To")]
-    incoming.recipients = list(envelope_to) + [a for _n, a in getaddresses([h for h in heads if h]) if a]
+    try:
+        named = [a for _n, a in getaddresses([h for h in heads if h]) if a]
+    except Exception:
+        named = []
+    incoming.recipients = list(dict.fromkeys([*envelope_to, *named]))  # each once: one note per address
     incoming.automatic = _automatic(msg) or envelope_from == ""
     try:
         incoming.text = kept_lines(body_text(msg, notes), notes)
         incoming.lines, incoming.spans = command_lines(incoming.text, notes)
     except Exception:
         notes.append("the message's text could not be read; send plain text")
+    incoming.notes = list(dict.fromkeys(notes))
     return incoming

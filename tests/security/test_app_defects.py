@@ -141,3 +141,45 @@ def test_defect_11_an_unknown_token_on_a_director_endpoint_is_401(api):
     assert tournament.status_code == 201, tournament.text
     tid = tournament.json()["tournament"]["id"]
     assert api.post(f"/v1/tournaments/{tid}/players", json={"name": "x"}, token=UNKNOWN).status_code == 401
+
+
+# ---------------------------------------------------------------- 4. line breaks in names and titles
+BREAKS = ["a\r\nb", "a\nb", "a\rb", "a\u2028b", "a\u2029b", "a\x85b", "a\x00b", "a\tb", "a\x1bb", "line\n"]
+
+
+@pytest.mark.parametrize("bad", BREAKS)
+def test_defect_04_every_name_and_title_is_one_line(api, bad):
+    game = new_game(api)
+    forming = api.post("/v1/games", json={"assignment": "chosen"}).json()["game"]["id"]
+    tournament = api.post("/v1/tournaments", json={"system": "sum_of_squares", "rounds": 1}).json()
+    where = [
+        ("post", "/v1/games", {"name": bad}, None),
+        ("post", f"/v1/games/{forming}/players", {"name": bad, "power": "FRANCE"}, None),
+        ("post", f"{game.path}/fork", {"name": bad}, game.director),
+        ("post", "/v1/accounts", {"name": bad}, None),
+        ("post", "/v1/resolutions", {**_vote_1630(["Tim", "Martin", "Simon"]),
+                                     "participants": {"Tim": {"name": bad}}}, None),
+        ("post", "/v1/tournaments", {"name": bad, "system": "sum_of_squares", "rounds": 1}, None),
+        ("post", "/v1/tournaments", {"system": "sum_of_squares", "rounds": 1, "players": ["ok", bad]}, None),
+        ("post", f"/v1/tournaments/{tournament['tournament']['id']}/players", {"name": bad},
+         tournament["director_token"]),
+    ]
+    for method, path, body, token in where:
+        resp = getattr(api, method)(path, json=body, token=token)
+        assert resp.status_code == 422, (path, resp.status_code, resp.text)
+        assert "one line" in resp.text, resp.text
+
+
+def test_defect_04_names_keep_what_is_not_a_control(api):
+    created = api.post("/v1/games", json={"name": "Ünïcødé ✓ — «quotes» 👩‍👩‍👧 d'Artagnan"})
+    assert created.status_code == 201 and created.json()["game"]["name"].startswith("Ünïcødé")
+
+
+# ---------------------------------------------------------------- 11. the orders' phase
+@pytest.mark.parametrize("phase", ["ſ1901m", "S1901M\n", "S١٩٠١M", "X1901M", "S19010M"])
+def test_defect_11_the_orders_phase_is_pattern_checked(api, phase):
+    game = new_game(api)
+    assert game.submit("FRANCE", ["A PAR H"], phase=phase).status_code == 422
+    cleared = api.delete(f"{game.path}/orders/FRANCE", params={"phase": phase}, token=game.tokens["FRANCE"])
+    assert cleared.status_code == 422, cleared.text
+    assert game.submit("FRANCE", ["A PAR H"], phase="s1901m").status_code == 200  # case-insensitive

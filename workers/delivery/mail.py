@@ -27,6 +27,7 @@ import hmac
 import json
 import logging
 import mailbox
+import re
 import secrets
 import smtplib
 import ssl
@@ -47,11 +48,14 @@ from ..core.outcome import JobOutcome
 from ..core.records import GameRecord
 from ..core.settings import current as settings
 from ..core.store import iso
+from ..core.text import one_line
 
 log = logging.getLogger("rq.worker.mail")  # the worker's log handler shows it
 RETRY = Retry(max=10, interval=[5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600])
 SMTP_TIMEOUT = 20
 POLICY = SMTP.clone(cte_type="7bit")  # non-ASCII text goes quoted-printable or base64
+#: a message id a reply may name: printable ASCII, no spaces, one @ (RFC 5322's msg-id, simply)
+MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,250}@[!-;=?-~]{1,250}>")
 
 
 # ---------------------------------------------------------------- addresses
@@ -116,15 +120,17 @@ def mail_token(r, gid: str, pid: str) -> str:
 # ---------------------------------------------------------------- outbox
 def compose(to: str, subject: str, body: str, reply_to: str | None = None, in_reply_to: str | None = None,
             auto: str = "auto-generated") -> EmailMessage:
+    """A message; every header is one line whatever the values hold (a game's name stored with a line
+    break, say), and ``in_reply_to`` is left out unless it is a plain message id."""
     msg = EmailMessage(policy=POLICY)
     msg["From"] = formataddr(("Diplomacy judge", service_address()))
-    msg["To"] = to
-    msg["Subject"] = subject
+    msg["To"] = one_line(to)
+    msg["Subject"] = one_line(subject)
     msg["Date"] = formatdate(localtime=False)
     msg["Message-ID"] = make_msgid("dip", service_address().partition("@")[2] or "localhost")
-    msg["Reply-To"] = reply_to or service_address()
+    msg["Reply-To"] = one_line(reply_to or service_address())
     msg["Auto-Submitted"] = auto  # RFC 3834: no auto-reply loops
-    if in_reply_to:
+    if in_reply_to and MESSAGE_ID.fullmatch(in_reply_to):
         msg["In-Reply-To"] = msg["References"] = in_reply_to
     msg.set_content(body)
     return msg
