@@ -261,6 +261,42 @@ def _schema_instance(schema: type[marshmallow.Schema]) -> marshmallow.Schema:
     return schema()
 
 
+class Replay:
+    """A procedure being replayed: its generator, the answers fed so far (``values``) and
+    every step met (``steps``: the step each answer was given to, then the open step or
+    the Outcome).  Feeding the next answer moves it on one step, so a service that keeps
+    one need not replay the whole log for each new answer."""
+
+    def __init__(self, procedure: Procedure, state: Mapping[str, Any]):
+        self.procedure = procedure
+        self._run = procedure.run(procedure.load(state))
+        self.values: list[Any] = []
+        try:
+            self.steps: list[Step] = [next(self._run)]
+        except StopIteration as stop:
+            self.steps = [_outcome(procedure, stop)]
+
+    @property
+    def current(self) -> Step:
+        return self.steps[-1]
+
+    def feed(self, value: Any) -> Step:
+        """Give ``value`` to the open step and return the next one; raises :class:`IllegalDecision`
+        (and stays as it was) if the step refuses it or the procedure is already over."""
+        index, step = len(self.values), self.steps[-1]
+        if isinstance(step, Outcome):
+            raise IllegalDecision(f"log entry {index}: the procedure is already over")
+        reason = step.refusal(value)
+        if reason is not None:
+            raise IllegalDecision(f"log entry {index} ({_label(step)}): {reason}")
+        self.values.append(value)
+        try:
+            self.steps.append(self._run.send(value))
+        except StopIteration as stop:
+            self.steps.append(_outcome(procedure=self.procedure, stop=stop))
+        return self.steps[-1]
+
+
 def replay(procedure: Procedure, state: Mapping[str, Any], log: Sequence[Any]) -> list[Step]:
     """Replay ``log`` and return every step met: the step each answer was given
     to, then what comes next (``len(log) + 1`` steps; the last may be the Outcome).
@@ -268,24 +304,10 @@ def replay(procedure: Procedure, state: Mapping[str, Any], log: Sequence[Any]) -
     Raises :class:`IllegalDecision` if an answer in the log is not accepted by
     its step, or if the log goes on after the outcome.
     """
-    run = procedure.run(procedure.load(state))
-    steps: list[Step] = []
-    try:
-        step = next(run)
-        for index, value in enumerate(log):
-            steps.append(step)
-            reason = step.refusal(value)
-            if reason is not None:
-                raise IllegalDecision(f"log entry {index} ({_label(step)}): {reason}")
-            try:
-                step = run.send(value)
-            except StopIteration as stop:
-                if index + 1 < len(log):
-                    raise IllegalDecision(f"log entry {index + 1}: the procedure is already over") from None
-                return [*steps, _outcome(procedure, stop)]
-    except StopIteration as stop:
-        return [*steps, _outcome(procedure, stop)]
-    return [*steps, step]
+    run = Replay(procedure, state)
+    for value in log:
+        run.feed(value)
+    return run.steps
 
 
 def next_step(procedure: Procedure, state: Mapping[str, Any], log: Sequence[Any]) -> Step:

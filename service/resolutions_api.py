@@ -38,8 +38,7 @@ def view(resolution_id):
 
 @bp.post("/v1/resolutions/<resolution_id>/answers")
 def answer(resolution_id):
-    who = token()
-    resolutions().answerer(resolution_id, who)  # 404 and 401 before the body is read
+    who = resolutions().answerer(resolution_id, token())  # 404 and 401 before the body is read
     body = load(rs.AnswerSchema())
     return reply(rs.ResolutionSchema(),
                  resolutions().answer(resolution_id, who, body["step"], body["answer"], body.get("participant")))

@@ -18,23 +18,27 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+import threading
 import time
+from collections import OrderedDict
+from dataclasses import dataclass
 
 from adjudicator import serverdice
 from adjudicator.kinds import KINDS, game_of
-from adjudicator.procedure import (Decision, Dice, IllegalDecision, InvalidState, NotYourStep, Outcome, Sealed,
-                                   check_answer, replay)
+from adjudicator.procedure import (Decision, Dice, IllegalDecision, InvalidState, NotYourStep, Outcome, Replay,
+                                   Sealed, check_answer)
 
 from ..core import keys
 from ..core.outcome import JobOutcome
 from ..core.clock import Clock
 from ..core.machine import RESOLUTION, ResolutionStatus
 from ..core.records import ResolutionRecord
-from ..core.errors import Conflict, Forbidden, GameError, Invalid, Unauthorized
+from ..core.errors import Conflict, Forbidden, GameError, Invalid, NotFound, Unauthorized
 from ..core.store import hash_token, iso, new_id, new_token
 
 log = logging.getLogger(__name__)
 ENDED = ("resolved", "cancelled")
+RUN_LIMIT = 200  # steps that need nobody taken in one job, at most (a procedure of bots only ends long before)
 
 
 class Director:
@@ -65,11 +69,50 @@ def _normal(value):
     return json.loads(json.dumps(value))
 
 
+@dataclass
+class Checked:
+    """A replay of a resolution's procedure (``run``) and the log, as stored, that it matches:
+    every entry's answer fed, every entry's step shown as the engine shows it."""
+
+    run: Replay
+    log: list
+
+    @property
+    def current(self):
+        """The open step, or the Outcome."""
+        return self.run.current
+
+
+class Replays:
+    """This process's replays, one per resolution (the ``size`` most recently used): each is
+    the procedure's generator where a stored log left it, so that an answer costs one step
+    of the engine, not a replay of the whole log.  One is used only for a log that begins
+    with exactly the entries it was checked against (answers, steps as shown, times); a
+    replay is *taken* by one thread at a time and *kept* again once it matches a log that
+    is stored."""
+
+    def __init__(self, size: int = 2000):
+        self.size = size
+        self._runs: OrderedDict[str, Checked] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, rid: str) -> Checked | None:
+        with self._lock:
+            return self._runs.pop(rid, None)
+
+    def keep(self, rid: str, checked: Checked) -> None:
+        with self._lock:
+            self._runs[rid] = checked
+            while len(self._runs) > self.size:
+                self._runs.popitem(last=False)
+
+
 class Resolutions:
     table = "resolution"
 
     def __init__(self, store):
         self.store = store
+        self.replays = Replays()
         self.clock = Clock(store, RESOLUTION, self.key, self.what, self.status_word)
 
     def key(self, rid: str) -> str:
@@ -85,7 +128,7 @@ class Resolutions:
             raise Invalid(f"body.kind: unknown kind '{spec['kind']}'; the kinds are {', '.join(KINDS)}",
                           errors={"kind": [f"one of {list(KINDS)}"]})
         try:
-            first = replay(procedure, spec["state"], [])[-1]
+            run = Replay(procedure, spec["state"])
         except InvalidState as e:
             raise Invalid("; ".join(f"body.state.{path}" for path in _paths(e.errors)) + ": invalid",
                           errors={"state": e.errors}) from None
@@ -109,17 +152,28 @@ class Resolutions:
             pipe.hset(self.key(rid), mapping=record.save())
             if tokens:
                 pipe.hset(keys.resolution_tokens(rid), mapping={hash_token(t): p for p, t in tokens.items()})
-            self._settle(pipe, record, first)
+            self._settle(pipe, record, run.current)
             pipe.execute()
+        self.replays.keep(rid, Checked(run, []))
         return self.view(rid, DIRECTOR), director_token, tokens
 
     # ------------------------------------------------------------ reading
     def viewer(self, rid: str, token: str | None) -> Viewer:
-        """Who ``token`` is in resolution ``rid``: a participant id, the director, or None (anyone)."""
-        rec = self.store.record(self.store.r, ResolutionRecord, self.key(rid), self.what(rid))
-        if token and self.store.is_director(rec.director, token):
+        """Who ``token`` is in resolution ``rid``: a participant id, the director, or None (anyone).
+        One round trip: the director's hash and the token's holder together."""
+        with self.store.r.pipeline(transaction=False) as pipe:
+            pipe.hget(self.key(rid), "director")
+            pipe.hget(keys.resolution_tokens(rid), hash_token(token or ""))
+            director, holder = pipe.execute()
+        if director is None:
+            raise NotFound(f"there is no {self.what(rid)}")
+        if not token:
+            return None
+        if self.store.is_director(director, token):
             return DIRECTOR
-        return self.store.holder(keys.resolution_tokens(rid), token, self.what(rid))
+        if holder is None:
+            raise Unauthorized(f"the token is not a token of {self.what(rid)}")
+        return holder
 
     def view(self, rid: str, viewer: Viewer) -> dict:
         rec = self.store.record(self.store.r, ResolutionRecord, self.key(rid), self.what(rid))
@@ -135,7 +189,7 @@ class Resolutions:
         return {
             "id": rec.id, "kind": rec.kind, "game": game_of(rec.kind), "status": status,
             "paused": rec.status == "paused", "message": rec.message or None,
-            "step": None if ended or rec.status == "halted" else self._step_view(rec, log, viewer),
+            "step": None if ended or rec.status == "halted" else self._step_view(rec, viewer),
             "log": [{k: v for k, v in entry.items() if k != "shown"} for entry in log],
             "dice": {"source": rec.dice, "commitment": rec.commitment, "seed": rec.seed if ended else None},
             "outcome": outcome, "you": BY_DIRECTOR if viewer is DIRECTOR else viewer, "role": role(viewer),
@@ -145,9 +199,9 @@ class Resolutions:
             "created_at": iso(rec.created_at), "state": sees(rec.state),
         }
 
-    def _step_view(self, rec: ResolutionRecord, log: list, viewer: Viewer) -> dict | None:
-        step = self._current(rec, log)
-        if isinstance(step, Outcome):
+    def _step_view(self, rec: ResolutionRecord, viewer: Viewer) -> dict | None:
+        step = self._current(rec)
+        if step is None or isinstance(step, Outcome):
             return None
         sealed = rec.sealed
         shown = {"index": rec.seq, "participants": list(step.participants), "answered": sorted(sealed),
@@ -191,25 +245,37 @@ class Resolutions:
         return "the participants" if isinstance(step, Sealed) else "the participant"
 
     # ------------------------------------------------------------ the engine, checked
-    def _replayed(self, rec: ResolutionRecord, log: list) -> list:
-        """Every step of the log and the current one, after checking the past is unchanged."""
+    def _replay(self, rec: ResolutionRecord) -> Checked:
+        """The procedure replayed to the end of the record's log, after checking that the engine
+        shows every past step as it was shown.  It goes on from this process's replay of the
+        resolution when the log begins with the entries that one was checked against (then
+        only the entries since are replayed and checked), else starts from the starting state.
+        The caller owns it; ``self.replays.keep`` it once it matches a stored log."""
         procedure = KINDS[rec.kind]
-        try:
-            steps = replay(procedure, rec.state, [entry["value"] for entry in log])
-        except IllegalDecision as e:
-            raise Halted(f"the engine (version {procedure.version}) no longer accepts the stored log: {e}") from None
-        for entry, step in zip(log, steps):
-            if not _same_step(entry["shown"], _normal(step.to_dict())):
+        cached = self.replays.take(rec.id)
+        if cached is not None and cached.run.procedure is procedure and cached.log == rec.log[:len(cached.log)]:
+            run = cached.run
+        else:
+            run = Replay(procedure, rec.state)
+        for entry in rec.log[len(run.values):]:
+            if not _same_step(entry["shown"], _normal(run.current.to_dict())):
                 raise Halted(f"replaying the log with engine version {procedure.version} (the resolution began "
                              f"with version {rec.version}) would change step {entry['index']}; the resolution "
                              "is stopped rather than rewriting its history")
-        return steps
+            try:
+                run.feed(entry["value"])
+            except IllegalDecision as e:
+                raise Halted(f"the engine (version {procedure.version}) no longer accepts the stored log: {e}") from None
+        return Checked(run, rec.log)
 
-    def _current(self, rec: ResolutionRecord, log: list):
+    def _current(self, rec: ResolutionRecord):
+        """The open step (or the Outcome); None if the log no longer replays."""
         try:
-            return self._replayed(rec, log)[-1]
+            checked = self._replay(rec)
         except Halted:
             return None
+        self.replays.keep(rec.id, checked)
+        return checked.current
 
     def _needs_nobody(self, rec: ResolutionRecord, step) -> bool:
         """Whether the service takes ``step`` itself: server dice, or bots' decisions with a default."""
@@ -232,42 +298,65 @@ class Resolutions:
 
     # ------------------------------------------------------------ changes
     def _change(self, rid: str, body):
-        """Run ``body(pipe, rec, log, steps)`` in a transaction on the record; a resolution whose
-        log no longer replays is halted instead."""
-        def run(pipe):
+        """Run ``body(pipe, rec, run)`` in a transaction on the record, ``run`` being the procedure
+        replayed to the end of its log (a :class:`Checked`; None once it has ended); a
+        resolution whose log no longer replays is halted instead."""
+        replayed = {}
+
+        def change(pipe):
+            replayed.clear()
             rec = self.store.record(pipe, ResolutionRecord, self.key(rid), self.what(rid))
-            log = rec.log
             try:
-                steps = self._replayed(rec, log) if rec.status not in ENDED + ("halted",) else None
+                run = self._replay(rec) if rec.status not in ENDED + ("halted",) else None
             except Halted as e:
                 pipe.multi()
                 RESOLUTION.transition(self.store, pipe, self.key(rid), rec, ResolutionStatus.HALTED, message=str(e))
                 return Conflict(f"{self.what(rid)} is halted: {e}")
-            return body(pipe, rec, log, steps)
+            replayed["run"] = run
+            return body(pipe, rec, run)
 
-        result = self.store.transact([self.key(rid)], run)
+        result = self.store.transact([self.key(rid)], change)
+        if replayed.get("run") is not None:  # committed: it is where the stored log now ends
+            self.replays.keep(rid, replayed["run"])
         if isinstance(result, GameError):
             raise result
         return result
 
-    def _record_entry(self, pipe, rec: ResolutionRecord, log: list, step, value, by) -> None:
-        """Queue (after MULTI) the writes that add ``value`` as the answer to ``step``, then settle what comes next."""
-        index = len(log)
-        entry = {"index": index, "type": step.to_dict()["type"], "value": _normal(value), "at": iso(self.store.now()),
-                 "shown": _normal(step.to_dict())}
-        if isinstance(step, Dice):
-            entry |= {"participant": step.roller, "purpose": step.purpose, "sides": step.sides, "by": by}
-        elif isinstance(step, Sealed):
-            entry |= {"participants": list(step.participants), "question": step.question, "sources": by,
-                      "by": _overall(by)}
-        else:
-            entry |= {"participant": step.participant, "question": step.question, "by": by}
-        log = [*log, entry]
-        procedure = KINDS[rec.kind]
-        nxt = replay(procedure, rec.state, [e["value"] for e in log])[-1]
-        changes = {"log": log, "seq": index + 1, "sealed": {}, "overdue": False, "opened_at": self.store.now()}
+    def _record_entry(self, pipe, rec: ResolutionRecord, run: Checked, value, by, take_run: bool = False) -> None:
+        """Queue (after MULTI) the writes that add ``value`` as the answer to the open step of ``run``,
+        then settle what comes next.  ``take_run``: the steps that then need nobody (server dice,
+        bots) are taken too, each its own log entry, in this transaction (at most ``RUN_LIMIT``).
+        ``run`` moves on with the log it writes."""
+        log, step = list(rec.log), run.current
+        for _ in range(RUN_LIMIT):
+            index = len(log)
+            entry = {"index": index, "type": step.to_dict()["type"], "value": _normal(value),
+                     "at": iso(self.store.now()), "shown": _normal(step.to_dict())}
+            if isinstance(step, Dice):
+                entry |= {"participant": step.roller, "purpose": step.purpose, "sides": step.sides, "by": by}
+            elif isinstance(step, Sealed):
+                entry |= {"participants": list(step.participants), "question": step.question, "sources": by,
+                          "by": _overall(by)}
+            else:
+                entry |= {"participant": step.participant, "question": step.question, "by": by}
+            log.append(entry)
+            step = run.run.feed(_normal(value))
+            rec = rec.changed(log=log, seq=index + 1)
+            if not take_run or isinstance(step, Outcome) or not self._needs_nobody(rec, step):
+                break
+            value, by = self._nobody_answer(rec, step)
+        run.log = log
+        changes = {"log": log, "seq": len(log), "sealed": {}, "overdue": False, "opened_at": self.store.now()}
         pipe.hset(self.key(rec.id), mapping=ResolutionRecord.encode(**changes))
-        self._settle(pipe, rec.changed(**changes), nxt)
+        self._settle(pipe, rec.changed(**changes), step)
+
+    def _nobody_answer(self, rec: ResolutionRecord, step) -> tuple:
+        """What the service answers to ``step``, which needs nobody, and as whom: ``(value, by)``."""
+        if isinstance(step, Dice):
+            return serverdice.roll(bytes.fromhex(rec.seed), rec.seq, step.count, step.sides), "server"
+        if isinstance(step, Sealed):
+            return step.default, {p: "bot" for p in step.participants}
+        return step.default, "bot"
 
     def _settle(self, pipe, rec: ResolutionRecord, step) -> None:
         """Queue (after MULTI) the writes that open ``step``: the outcome, a job for a step that
@@ -297,13 +386,14 @@ class Resolutions:
             raise Unauthorized("answering needs a token: send 'Authorization: Bearer <token>'")
         return self.viewer(rid, token)
 
-    def answer(self, rid: str, token: str | None, index: int, value, participant: str | None = None) -> dict:
-        who = self.answerer(rid, token)
+    def answer(self, rid: str, who: Viewer, index: int, value, participant: str | None = None) -> dict:
+        """Record ``value`` as the answer of ``who`` (what :meth:`answerer` said of the token) to step ``index``."""
         if who is not DIRECTOR and participant not in (None, who):
             raise Forbidden(f"you answer as {who}; only the director answers for another participant")
         as_whom = who if who is not DIRECTOR else participant
 
-        def body(pipe, rec, log, steps):
+        def body(pipe, rec, run):
+            log = rec.log
             if index < len(log) and self._same_answer(log[index], as_whom, value):
                 return "retry"
             if rec.status in ENDED + ("halted",):
@@ -311,7 +401,7 @@ class Resolutions:
             if index != len(log):
                 raise Conflict(f"step {index} is not the open step; the open step is {len(log)}",
                                open_step=len(log))
-            step = steps[-1]
+            step = run.current
             by = "participant" if who is not DIRECTOR else BY_DIRECTOR
             try:
                 if isinstance(step, Dice):
@@ -331,16 +421,16 @@ class Resolutions:
                 raise Invalid(f"body.answer: {e}") from None
             pipe.multi()
             if isinstance(step, Sealed) and as_whom is None:
-                self._record_entry(pipe, rec, log, step, value, {p: by for p in step.participants})
+                self._record_entry(pipe, rec, run, value, {p: by for p in step.participants})
             elif isinstance(step, Sealed):
                 parts = rec.sealed | {as_whom: {"value": _normal(value), "by": by}}
                 if set(parts) == set(step.participants):
-                    self._record_entry(pipe, rec, log, step, {p: parts[p]["value"] for p in step.participants},
+                    self._record_entry(pipe, rec, run, {p: parts[p]["value"] for p in step.participants},
                                        {p: parts[p]["by"] for p in step.participants})
                 else:
                     pipe.hset(self.key(rid), mapping=ResolutionRecord.encode(sealed=parts))
             else:
-                self._record_entry(pipe, rec, log, step, value, by)
+                self._record_entry(pipe, rec, run, value, by)
             return "recorded"
 
         self._change(rid, body)
@@ -355,47 +445,42 @@ class Resolutions:
 
     # ------------------------------------------------------------ jobs
     def advance(self, rid: str, seq: int, stall: float = 0.0) -> str:
-        """Take step ``seq`` if it needs nobody: roll the server dice or give the bot's answer."""
+        """Take step ``seq`` if it needs nobody (roll the server dice or give the bot's answer), and
+        the steps after it that need nobody either, each its own log entry, in one transaction."""
         if stall:  # fault injection for the test that kills a worker mid-step
             time.sleep(stall)
 
-        def body(pipe, rec, log, steps):
+        def body(pipe, rec, run):
             if rec.status in ENDED + ("halted",) or rec.seq != seq:
                 return JobOutcome.noop("step already taken")
-            step = steps[-1]
-            if not self._needs_nobody(rec, step):
+            if not self._needs_nobody(rec, run.current):
                 return JobOutcome.noop("the step waits for someone")
             pipe.multi()
-            if isinstance(step, Dice):
-                value = serverdice.roll(bytes.fromhex(rec.seed), seq, step.count, step.sides)
-                self._record_entry(pipe, rec, log, step, value, "server")
-            elif isinstance(step, Sealed):
-                self._record_entry(pipe, rec, log, step, step.default, {p: "bot" for p in step.participants})
-            else:
-                self._record_entry(pipe, rec, log, step, step.default, "bot")
-            return JobOutcome.did(f"took step {seq}")
+            self._record_entry(pipe, rec, run, *self._nobody_answer(rec, run.current), take_run=True)
+            taken = len(run.log) - seq
+            return JobOutcome.did(f"took step {seq}" if taken == 1 else f"took steps {seq} to {seq + taken - 1}")
 
         return self._change(rid, body)
 
     def on_deadline(self, rid: str, seq: int, deadline: int, stall: float = 0.0) -> str:
         """The step's deadline: its default (a sealed step's missing parts) is the answer, if it has one."""
-        def body(pipe, rec, log, steps):
+        def body(pipe, rec, run):
             if rec.status != "open" or rec.seq != seq or rec.deadline != deadline:
                 return JobOutcome.noop("deadline superseded")
             if self.store.now() < deadline:
                 return JobOutcome.noop("too early")
-            step = steps[-1]
+            step = run.current
             pipe.multi()
             if isinstance(step, Sealed):
                 parts = rec.sealed
                 missing = [d for d in step.decisions if d.participant not in parts]
                 if all(d.has_default for d in missing):
                     parts |= {d.participant: {"value": _normal(d.default), "by": "default"} for d in missing}
-                    self._record_entry(pipe, rec, log, step, {p: parts[p]["value"] for p in step.participants},
-                                       {p: parts[p]["by"] for p in step.participants})
+                    self._record_entry(pipe, rec, run, {p: parts[p]["value"] for p in step.participants},
+                                       {p: parts[p]["by"] for p in step.participants}, take_run=True)
                     return JobOutcome.did(f"defaults for step {seq}")
             elif isinstance(step, Decision) and step.has_default:
-                self._record_entry(pipe, rec, log, step, step.default, "default")
+                self._record_entry(pipe, rec, run, step.default, "default", take_run=True)
                 return JobOutcome.did(f"default for step {seq}")
             RESOLUTION.set_clock(self.store, pipe, self.key(rid), rec, overdue=1)
             return JobOutcome.did(f"step {seq} has no default: it waits")
