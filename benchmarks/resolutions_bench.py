@@ -41,7 +41,6 @@ the stacks are stopped on the way out, also after an error or Ctrl-C.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import signal
@@ -61,6 +60,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a script: the repository root (adjudicator, service, tests)
 
 from adjudicator import serverdice  # noqa: E402
+from benchmarks import baseline  # noqa: E402
 from service.launch import free_port, start_redis, stop  # noqa: E402
 from tests.service.resolution_cases import CASES, answer_for  # noqa: E402
 
@@ -127,17 +127,6 @@ def answer_to(what: str, step: dict, who: str, rng: random.Random):
 
 
 # ---------------------------------------------------------------- the stack
-def checkout(rev: str, into: Path) -> Path:
-    """``rev`` checked out (detached) into ``into``; removed by :func:`remove_checkout`."""
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--force", str(into), rev],
-                   check=True, capture_output=True)
-    return into
-
-
-def remove_checkout(path: Path) -> None:
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(path)], capture_output=True)
-
-
 class Stack:
     """redis-server + gunicorn + N workers + scheduler of the tree ``tree``, logs in ``tmp``."""
 
@@ -153,10 +142,7 @@ class Stack:
         env = {**os.environ, "REDIS_URL": self.redis_url, "RATE_LIMITS": "off",  # eight clients from one address
                "LOG_LEVEL": "WARNING", "PYTHONPATH": str(self.tree)}
         # the tree's own commands, as its launcher makes them
-        commands = json.loads(subprocess.run(
-            [sys.executable, "-c", "import json; from service.launch import service_commands; "
-             f"print(json.dumps(service_commands('127.0.0.1', {self.port})))"],
-            env=env, cwd=self.tree, check=True, capture_output=True, text=True).stdout)
+        commands = baseline.commands(self.tree, "127.0.0.1", self.port, env)
         for name, command in [("api", commands["api"]), ("scheduler", commands["scheduler"]),
                               *[(f"worker{i}", commands["worker"]) for i in range(workers)]]:
             log = open(self.tmp / f"{name}.log", "ab")
@@ -380,14 +366,14 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="resolutions-baseline-") as tmp:
         trees = [(ROOT, "working tree")]
         if args.baseline:
-            trees.append((checkout(args.baseline, Path(tmp) / "tree"), f"baseline {args.baseline}"))
+            trees.append((baseline.checkout(args.baseline, Path(tmp) / "tree"), f"baseline {args.baseline}"))
         try:
             for round_ in range(args.rounds):
                 for tree, label in (trees if round_ % 2 == 0 else trees[::-1]):
                     results.append(one_run(tree, label, tasks, args))
         finally:
             if args.baseline:
-                remove_checkout(Path(tmp) / "tree")
+                baseline.remove(Path(tmp) / "tree")
     summary(results)
     return 1 if any(r["failures"] or r["dice_unchecked"] for r in results) else 0
 

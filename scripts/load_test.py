@@ -4,6 +4,8 @@
     python scripts/load_test.py --games 300 --rate 300             # submissions paced at 300/s
     python scripts/load_test.py --games 300 --spread 60            # deadlines spread over a minute
     python scripts/load_test.py --base http://127.0.0.1:8000 --games 100   # against a running service
+    python scripts/load_test.py --games 1000 --workers 1 --durable --baseline REV --rounds 3
+                                   # side by side with the service of commit REV, alternately
 
 Without --base it starts its own service exactly as ``python -m service.launch``
 does (gunicorn, ``--workers`` workers, the scheduler) against a private
@@ -29,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import sys
 import tempfile
 import threading
@@ -63,19 +66,20 @@ def epoch(iso: str) -> float:
     return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
 
 
-def start_service(workers: int, durable: bool):
-    from service.launch import free_port, service_commands, start_redis, stop, wait_until
-    from workers.core.settings import Settings
+def start_service(workers: int, durable: bool, tree: Path = ROOT):
+    """The service of the source tree ``tree`` (this one, or a baseline's checkout) on a Redis of its own."""
+    from benchmarks import baseline
+    from service.launch import free_port, start_redis, stop, wait_until
     import subprocess
 
     tmp = Path(tempfile.mkdtemp(prefix="loadtest-"))
     redis_proc, url = start_redis(tmp / "redis", persist=durable)
     port = free_port()
-    env = {**os.environ, "REDIS_URL": url, "PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING", "RATE_LIMITS": "off"}
+    env = {**os.environ, "REDIS_URL": url, "PYTHONPATH": str(tree), "LOG_LEVEL": "WARNING", "RATE_LIMITS": "off"}
     log = open(tmp / "service.log", "w")
-    commands = service_commands("127.0.0.1", port, Settings.from_env(env))
+    commands = baseline.commands(tree, "127.0.0.1", port, env)
     commands = [cmd for name, cmd in commands.items() if name != "worker"] + [commands["worker"]] * workers
-    procs = [subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    procs = [subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, cwd=tree)
              for cmd in commands]
     base = f"http://127.0.0.1:{port}"
     wait_until(lambda: requests.get(f"{base}/v1/health", timeout=2).ok, 30, "the API")
@@ -107,6 +111,35 @@ def finished(base: str, redis_url: str | None, gids: set[str], s: requests.Sessi
 
 
 def main() -> None:
+    args = arguments()
+    if not args.baseline:
+        run(args)
+        return
+    from benchmarks import baseline
+
+    results = []
+    with tempfile.TemporaryDirectory(prefix="loadtest-baseline-") as tmp:
+        trees = [(ROOT, "working tree"), (baseline.checkout(args.baseline, Path(tmp) / "tree"),
+                                          f"baseline {args.baseline}")]
+        try:
+            for round_ in range(args.rounds):
+                for tree, label in (trees if round_ % 2 == 0 else trees[::-1]):
+                    print(f"--- {label}, round {round_ + 1}", flush=True)
+                    results.append((label, run(args, tree)))
+        finally:
+            baseline.remove(Path(tmp) / "tree")
+    print("\nmedian [range] over the rounds:")
+    for label in dict.fromkeys(label for label, _ in results):
+        runs = [r for name, r in results if name == label]
+        shown = []
+        for key in ("p50_ms", "p99_ms", "deadline_to_open_p50_s", "deadline_to_open_p99_s", "deadline_to_open_max_s"):
+            values = [r[key] for r in runs if r.get(key) is not None]
+            if values:
+                shown.append(f"{key} {statistics.median(values):g} [{min(values):g}-{max(values):g}]")
+        print(f"  {label}: " + ", ".join(shown))
+
+
+def arguments():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--base", help="URL of a running service (default: start one)")
     parser.add_argument("--games", type=int, default=50)
@@ -121,13 +154,19 @@ def main() -> None:
                              "every write); default: no persistence")
     parser.add_argument("--spread", type=int, default=0,
                         help="spread the games' deadlines evenly over this many seconds (default: one shared)")
-    args = parser.parse_args()
+    parser.add_argument("--baseline", help="a commit whose service runs the same load, alternately with this tree's "
+                                           "(not with --base)")
+    parser.add_argument("--rounds", type=int, default=1, help="with --baseline: runs of each (default 1)")
+    return parser.parse_args()
+
+
+def run(args, tree: Path = ROOT) -> dict:
 
     shutdown, redis_url = None, None
     if args.base:
         base = args.base.rstrip("/")
     else:
-        base, shutdown, tmp, redis_url = start_service(args.workers, args.durable)
+        base, shutdown, tmp, redis_url = start_service(args.workers, args.durable, tree)
         print(f"service started at {base} with {args.workers} worker(s)"
               f"{', Redis fsyncing every write' if args.durable else ''} (logs in {tmp})")
     local = threading.local()
@@ -237,15 +276,17 @@ def main() -> None:
         if pending:
             print(f"{len(pending)} games did not open F1901M within 300 s of the deadline")
         print(f"history check: {len(lags) - bad}/{len(games)} games adjudicated exactly the last accepted orders")
-        print(json.dumps({"games": args.games, "clients": args.clients, "submissions": len(work),
-                          "throughput_per_s": round(len(work) / elapsed), "p50_ms": round(pct(latencies, 50) * 1000, 1),
-                          "p99_ms": round(pct(latencies, 99) * 1000, 1),
-                          "deadline_to_open_p50_s": round(pct(lags, 50), 2) if lags else None,
-                          "deadline_to_open_p99_s": round(pct(lags, 99), 2) if lags else None,
-                          "deadline_to_open_max_s": round(max(lags), 2) if lags else None,
-                          "deadline_to_first_open_s": round(min(lags), 2) if lags else None,
-                          "workers": None if args.base else args.workers, "rate": args.rate or None,
-                          "spread_s": args.spread or None}))
+        summary = {"games": args.games, "clients": args.clients, "submissions": len(work),
+                   "throughput_per_s": round(len(work) / elapsed), "p50_ms": round(pct(latencies, 50) * 1000, 1),
+                   "p99_ms": round(pct(latencies, 99) * 1000, 1),
+                   "deadline_to_open_p50_s": round(pct(lags, 50), 2) if lags else None,
+                   "deadline_to_open_p99_s": round(pct(lags, 99), 2) if lags else None,
+                   "deadline_to_open_max_s": round(max(lags), 2) if lags else None,
+                   "deadline_to_first_open_s": round(min(lags), 2) if lags else None,
+                   "workers": None if args.base else args.workers, "rate": args.rate or None,
+                   "spread_s": args.spread or None}
+        print(json.dumps(summary))
+        return summary
     finally:
         if shutdown:
             shutdown()
