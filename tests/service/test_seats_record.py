@@ -45,7 +45,7 @@ def test_the_record_through_a_whole_game(api, inproc, monkeypatch):
     # S1901M: Ann orders, Bob and Tia miss the deadline; the open phase counts for nobody yet
     assert game.submit("FRANCE", ["A MAR - SPA"]).status_code == 200
     expect(api, ann, games=1)
-    inproc.advance(HOUR)
+    inproc.advance(HOUR + 1)
     game.wait_phase("F1901M")
     expect(api, ann, games=1, phases_due=1, phases_on_time=1)
     expect(api, bob, games=1, phases_due=1)
@@ -54,7 +54,7 @@ def test_the_record_through_a_whole_game(api, inproc, monkeypatch):
     # F1901M: Bob is back; Tia misses a second movement phase in a row: her seat opens (civil disorder)
     game.submit("FRANCE", ["A SPA H"])
     game.submit("ENGLAND", ["F LON H"])
-    inproc.advance(HOUR)
+    inproc.advance(HOUR + 1)
     state = game.wait_phase("W1901A")
     turkey = next(s for s in state["seats"] if s["power"] == "TURKEY")
     assert turkey["open"] is True and turkey["player"] is None and turkey["since"]
@@ -74,7 +74,7 @@ def test_the_record_through_a_whole_game(api, inproc, monkeypatch):
 
     # W1901A: France builds but Ann misses it (an adjustment phase: no streak)
     assert game.state()["to_order"] == ["FRANCE"]
-    inproc.advance(HOUR)
+    inproc.advance(HOUR + 1)
     game.wait_phase("S1902M")
     expect(api, ann, games=1, phases_due=3, phases_on_time=2)
 
@@ -84,7 +84,7 @@ def test_the_record_through_a_whole_game(api, inproc, monkeypatch):
     assert api.get(f"{game.path}/orders", token=tokens["ENGLAND"]).status_code == 401
     game.submit("FRANCE", ["A PAR - BUR"])
     game.submit("TURKEY", ["F ANK - BLA"])
-    inproc.advance(HOUR)
+    inproc.advance(HOUR + 1)
     game.wait_phase("F1902M")
     expect(api, ann, games=1, phases_due=4, phases_on_time=3)
     expect(api, cy, games=1, took_over=1, phases_due=1, phases_on_time=1)
@@ -109,7 +109,7 @@ def test_the_record_through_a_whole_game(api, inproc, monkeypatch):
 
     monkeypatch.setattr(diplomacy, "adjudicate", dies_once)
     game.submit("FRANCE", ["A MAR B"])
-    inproc.advance(HOUR)
+    inproc.advance(HOUR + 1)
     state = game.wait_phase("S1902M")
     assert crashes == ["W1901A"] and game.history()[-1]["attempts"] == 2
     expect(api, ann, games=1, phases_due=3, phases_on_time=3)
