@@ -12,6 +12,7 @@ from datetime import datetime, timedelta, timezone
 
 from marshmallow import Schema, ValidationError, fields, validate, validates, validates_schema
 
+from workers.core.store import FIRST_MOMENT, LAST_MOMENT
 from workers.core.text import CONTROL
 from workers.tables import press
 from workers.tables.games import fixed_times
@@ -77,7 +78,7 @@ class Moment(fields.Field):
     """An RFC 3339 date-time with its offset (openapi's format: date-time), as an aware datetime."""
 
     default_error_messages = {"invalid": "not an RFC 3339 date-time with a time zone, such as 2026-11-22T18:00:00Z",
-                              "range": "not a time the service can hold"}
+                              "range": "not a time the service can hold (from the year 1 to 9999, in UTC)"}
 
     def _deserialize(self, value, attr, data, **kwargs):
         m = _RFC3339.fullmatch(value) if isinstance(value, str) else None
@@ -88,9 +89,13 @@ class Moment(fields.Field):
             offset = timedelta(hours=int(m[9]), minutes=int(m[10])) * (-1 if m[8] == "-" else 1) if m[8] else None
             moment = datetime(year, month, day, hour, minute, min(second, 59),
                               int((m[7] or ".0")[1:7].ljust(6, "0")), timezone(offset or timedelta(0)))
-            return moment + timedelta(seconds=second - min(second, 59))  # a leap second, 23:59:60
+            moment += timedelta(seconds=second - min(second, 59))  # a leap second, 23:59:60
+            moment.astimezone(timezone.utc)  # every view writes it in UTC: 9999-12-31T23:00-14:00 is year 10000
         except (ValueError, OverflowError):
             raise self.make_error("range")
+        if not FIRST_MOMENT <= moment.timestamp() <= LAST_MOMENT:
+            raise self.make_error("range")
+        return moment
 
 
 # ---------------------------------------------------------------- requests
@@ -337,8 +342,8 @@ class ForkSchema(GameOptionsSchema):
 
 
 class DeclareAbsenceSchema(Schema):
-    start = fields.AwareDateTime(required=True)
-    end = fields.AwareDateTime(required=True)
+    start = Moment(required=True)
+    end = Moment(required=True)
 
 
 class AbsenceDecisionSchema(Schema):

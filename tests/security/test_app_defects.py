@@ -2,7 +2,11 @@
 before its fix: what the rules hide, who a token is, what may be stored, what mail may do."""
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
+
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from tests.service.gamekit import POWERS, LONG, created_game, finished, force_until, new_game
 from workers.tables.games.views import HIDDEN_RULES
@@ -183,3 +187,70 @@ def test_defect_11_the_orders_phase_is_pattern_checked(api, phase):
     cleared = api.delete(f"{game.path}/orders/FRANCE", params={"phase": phase}, token=game.tokens["FRANCE"])
     assert cleared.status_code == 422, cleared.text
     assert game.submit("FRANCE", ["A PAR H"], phase="s1901m").status_code == 200  # case-insensitive
+
+
+# ---------------------------------------------------------------- 3. an absence past the year 9999
+EDGE = [("9999-12-31T23:00:00-14:00", "9999-12-31T23:59:59-14:00"),  # the issue's repro: UTC is year 10000
+        ("9999-12-31T23:00:00Z", "9999-12-31T23:59:59.5Z"),  # rounded up to the next second: year 10000
+        ("0001-01-01T00:00:00+14:00", "0001-01-02T00:00:00+14:00")]
+
+
+def _absence_views_answer(api, game) -> None:
+    """Every view that shows absences answers, and whatever a client reads back it can send back."""
+    listed = api.get(f"{game.path}/absences")
+    assert listed.status_code == 200, listed.text
+    for view in (game.path, f"{game.path}/export"):
+        assert api.get(view).status_code == 200
+    for a in listed.json()["absences"]:
+        for moment in (a["start"], a["end"]):
+            datetime.fromisoformat(moment.replace("Z", "+00:00"))
+
+
+@pytest.mark.parametrize("start,end", EDGE)
+def test_defect_03_an_absence_past_the_year_9999_is_refused_before_it_is_stored(api, start, end):
+    game = new_game(api)
+    declared = api.post(f"{game.path}/absences", json={"start": start, "end": end}, token=game.tokens["FRANCE"])
+    assert declared.status_code == 422, declared.text
+    _absence_views_answer(api, game)
+    assert api.get(f"{game.path}/absences").json()["absences"] == []
+
+
+MOMENTS = st.builds(lambda when, offset: when.replace(tzinfo=timezone(timedelta(minutes=offset))),
+                    st.datetimes(min_value=datetime(1, 1, 1), max_value=datetime(9999, 12, 31, 23, 59, 59)),
+                    st.integers(-14 * 60, 14 * 60))
+
+
+def _rfc3339(moment: datetime) -> str:
+    return moment.isoformat().replace("+00:00", "Z")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(start=MOMENTS, length=st.one_of(st.timedeltas(timedelta(seconds=-5), timedelta(days=31)),
+                                       st.timedeltas(timedelta(days=-1), timedelta(days=9999 * 365))),
+       near=st.none() | st.integers(-2 * 86400, 400 * 86400))
+@example(start=datetime(9999, 12, 31, 23, tzinfo=timezone(timedelta(hours=-14))),
+         length=timedelta(minutes=59, seconds=59), near=None)  # the issue's repro
+def test_defect_03_every_valid_absence_request_reads_back(api, inproc, absence_game, start, length, near):
+    """Random well-formed requests (near now, or anywhere from year 1 to 9999, any offset): each is
+    stored (201) or refused (422), never a 5xx, and every view shows what is stored afterwards."""
+    game = absence_game
+    if near is not None:
+        start = datetime.fromtimestamp(int(inproc.clock()) + near, timezone.utc).astimezone(start.tzinfo)
+    try:
+        end = start + length
+    except OverflowError:
+        return
+    body = {"start": _rfc3339(start), "end": _rfc3339(end)}
+    declared = api.post(f"{game.path}/absences", json=body, token=game.tokens["FRANCE"])
+    assert declared.status_code in (201, 422), declared.text
+    if declared.status_code == 201:
+        aid = declared.json()["id"]
+        decided = api.put(f"{game.path}/absences/{aid}", json={"status": "approved"}, token=game.director)
+        assert decided.status_code == 200, decided.text
+        assert api.delete(f"{game.path}/absences/{aid}", token=game.tokens["FRANCE"]).status_code == 200
+    _absence_views_answer(api, game)
+
+
+@pytest.fixture(scope="module")
+def absence_game(api):
+    return new_game(api)

@@ -130,3 +130,14 @@ def test_defect_11_a_reply_says_each_note_once(mail):
     stack.send("notes@players.test", "HELP", to="judge+000000000000-p1-0000@dip.test", subject="notes")
     answer = _answer(relay, "notes@players.test", "notes")
     assert answer.count("is not a valid reply address") == 1, answer
+
+
+# ---------------------------------------------------------------- 3. ABSENCE by mail past the year 9999
+def test_defect_03_an_absence_by_mail_past_the_year_9999_is_refused(mail):
+    relay, stack, api, _r = mail
+    gid, _director, token = _game(api)
+    stack.send("away@players.test", f"GAME {gid}\nTOKEN {token}\nABSENCE 9999-12-31 9999-12-31", subject="away")
+    answer = _answer(relay, "away@players.test", "away")
+    assert "Refused" in answer and "9999-12-31T23:59:59Z" in answer, answer
+    assert api.get(f"/v1/games/{gid}/absences").status_code == 200
+    assert api.get(f"/v1/games/{gid}/absences").json()["absences"] == []

@@ -74,6 +74,11 @@ def new_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
+#: the first and last whole seconds every view can write (iso): what is stored lies between them
+FIRST_MOMENT = datetime(1, 1, 1, 0, 0, 1, tzinfo=timezone.utc).timestamp()
+LAST_MOMENT = datetime(9999, 12, 31, 23, 59, 59, tzinfo=timezone.utc).timestamp()
+
+
 def iso(ts: float | None) -> str | None:
     if ts is None or ts == "":
         return None

@@ -19,7 +19,7 @@ import math
 
 from ..core import keys
 from ..core.errors import Conflict, Forbidden, Invalid, NotFound
-from ..core.store import iso
+from ..core.store import FIRST_MOMENT, LAST_MOMENT, iso
 
 MAX_DAYS = 30
 DEFAULT_POLICY = {"approval": "director", "effect": "extend"}
@@ -58,6 +58,8 @@ class Absences:
     def declare(self, gid: str, token: str | None, start: float, end: float) -> dict:
         player = self.games.player_for(gid, token)
         start, end = int(start), math.ceil(end)
+        if not (FIRST_MOMENT <= start and end <= LAST_MOMENT):  # checked before it is stored: every view shows it
+            raise Invalid(f"body.end: an absence lies between {iso(FIRST_MOMENT)} and {iso(LAST_MOMENT)}")
         if end <= start:
             raise Invalid("body.end: the absence must end after it starts")
         if end <= self.games.store.now():
