@@ -254,3 +254,16 @@ def test_defect_03_every_valid_absence_request_reads_back(api, inproc, absence_g
 @pytest.fixture(scope="module")
 def absence_game(api):
     return new_game(api)
+
+
+# ---------------------------------------------------------------- 11. standings.csv
+def test_defect_11_standings_csv_quotes_what_a_spreadsheet_would_run(api):
+    import csv
+    import io
+
+    names = ['=HYPERLINK("http://evil.test","x")', "+1+1", "-2+3", "@SUM(A1)", "Plain - Name"]
+    made = api.post("/v1/tournaments", json={"system": "sum_of_squares", "rounds": 1, "players": names}).json()
+    resp = api.get(f"/v1/tournaments/{made['tournament']['id']}/standings.csv")
+    assert resp.status_code == 200
+    shown = {row["name"] for row in csv.DictReader(io.StringIO(resp.text))}
+    assert shown == {"'" + n for n in names[:4]} | {"Plain - Name"}

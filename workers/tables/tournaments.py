@@ -260,7 +260,13 @@ class Tournaments:
         writer.writerow(["rank", "player", "name", "total", "total_exact", *[f"round_{r}" for r in rounds],
                          "best_game", "centers"])
         for row in found["standings"]:
-            writer.writerow([row["rank"], row["player"], row["name"], row["total"], row["total_exact"],
+            writer.writerow([row["rank"], _cell(row["player"]), _cell(row["name"]), row["total"], row["total_exact"],
                              *["" if row["rounds"][r] is None else row["rounds"][r] for r in rounds],
-                             row["best_game"], row["centers"]])
+                             _cell(row["best_game"]), row["centers"]])
         return out.getvalue()
+
+
+def _cell(text):
+    """A text cell a spreadsheet shows as text: one that starts like a formula gets the usual prefix
+    quote (OWASP's CSV injection advice), so a player named "=HYPERLINK(...)" is only a name."""
+    return f"'{text}" if isinstance(text, str) and text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
