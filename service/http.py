@@ -298,6 +298,14 @@ def register(app, spec_path: Path) -> None:
         if request.method in ("POST", "PUT", "PATCH", "DELETE"):
             body_json()
 
+    @app.after_request
+    def _options(resp):
+        """OPTIONS (Flask answers it for every route): 204 with ``Allow``, not an empty text/html page."""
+        if request.method == "OPTIONS" and resp.status_code == 200 and not resp.get_data():
+            resp.status_code = 204
+            del resp.headers["Content-Type"]
+        return resp
+
     app.register_error_handler(GameError, _game_error)
     app.register_error_handler(ValidationError, _validation_error)
     app.register_error_handler(BadRequest, _bad_request)

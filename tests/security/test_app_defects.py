@@ -267,3 +267,29 @@ def test_defect_11_standings_csv_quotes_what_a_spreadsheet_would_run(api):
     assert resp.status_code == 200
     shown = {row["name"] for row in csv.DictReader(io.StringIO(resp.text))}
     assert shown == {"'" + n for n in names[:4]} | {"Plain - Name"}
+
+
+def test_defect_11_options_answers_204_with_allow(api):
+    game = new_game(api)
+    for path, allowed in [(game.path, {"GET", "HEAD", "OPTIONS"}), (f"{game.path}/orders/FRANCE", {"PUT", "DELETE"}),
+                          ("/v1/games", {"POST"})]:
+        resp = api.call("OPTIONS", path, check=False)
+        assert resp.status_code == 204 and not resp.content and "Content-Type" not in resp.headers, path
+        assert allowed <= {m.strip() for m in resp.headers["Allow"].split(",")}, resp.headers["Allow"]
+    missing = api.call("OPTIONS", "/v1/games/not-an-id", check=False)
+    assert missing.status_code == 404 and missing.headers["Content-Type"] == "application/problem+json"
+    assert api.call("OPTIONS", "/v1/nowhere", check=False).status_code == 404
+
+
+def test_defect_11_a_bad_board_start_is_reported_at_body_game_start(api):
+    players = [f"P{i}" for i in range(7)]
+    made = api.post("/v1/tournaments", json={"system": "sum_of_squares", "rounds": 1, "players": players}).json()
+    path, director = f"/v1/tournaments/{made['tournament']['id']}", made["director_token"]
+    bad = {"phase": "S1901M", "units": {"FRANCE": ["A XYZ"]}, "centers": {}}
+    resp = api.post(f"{path}/rounds/1/boards", json={"seating": "draw", "game": {"start": bad}}, token=director)
+    assert resp.status_code == 422 and resp.json()["detail"].startswith("body.game.start."), resp.text
+    late = api.post(f"{path}/rounds/1/boards", json={"seating": "draw", "game": {"last_year": 1901,
+                                                     "start": {**bad, "phase": "S1905M", "units": {}}}},
+                    token=director)
+    assert late.status_code == 422 and late.json()["detail"].startswith("body.game.last_year"), late.text
+    assert api.post(f"{path}/rounds/1/boards", json={"seating": "draw"}, token=director).status_code == 201

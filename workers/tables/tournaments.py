@@ -186,7 +186,8 @@ class Tournaments:
                 spec = {"variant": "standard", "rules": {}, "deadlines": {}, "assignment": "chosen",
                         "missed_orders": "hold", **options,
                         "name": options.get("name") or f"{t.name or tid}: round {round_}, board {number}"}
-                game, _none = self.games.create_game(spec, director=t.director, tournament=tid, round_=round_)
+                game, _none = self.games.create_game(spec, director=t.director, tournament=tid, round_=round_,
+                                                     where="body.game")
                 seats = {}
                 for power in POWERS:
                     pid = board[power]

@@ -23,10 +23,11 @@ class Setup:
         self.t, self.views, self.seats = table, views, seats
 
     def create_game(self, spec: dict, director: str | None = None, tournament: str | None = None,
-                    round_: int | None = None, forked_from: dict | None = None) -> tuple[dict, str]:
+                    round_: int | None = None, forked_from: dict | None = None,
+                    where: str = "body") -> tuple[dict, str]:
         """A new game; ``spec["start"]`` sets its starting position (a set position, or a fork).
         ``director`` is the hash of an existing director token (a tournament's), else a new
-        token is made and returned once."""
+        token is made and returned once.  ``where``: where the request holds ``spec``, for errors."""
         info = engine().variant_info(spec["variant"])
         rules = dict(spec.get("rules", {}))
         if spec["variant"] == "two_player_1914" and "italy_joins" not in rules:
@@ -39,10 +40,10 @@ class Setup:
             engine().powers_to_order({**start, "variant": spec["variant"], "rules": rules})
         except engine().RequestError as e:
             field = getattr(e, "field", None)
-            where = "body.start" if spec.get("start") and field != "rules" else "body"
-            raise Invalid(f"{where}.{field or 'rules'}: {e}")
+            at = f"{where}.start" if spec.get("start") and field != "rules" else where
+            raise Invalid(f"{at}.{field or 'rules'}: {e}")
         if spec.get("last_year") is not None and spec["last_year"] < results.count_year(start["phase"]) + 1:
-            raise Invalid(f"body.last_year: {spec['last_year']} is before the game's first year "
+            raise Invalid(f"{where}.last_year: {spec['last_year']} is before the game's first year "
                           f"{results.count_year(start['phase']) + 1}")
         gid = new_id()
         token = None if director else new_token()
