@@ -11,10 +11,12 @@ from workers.delivery.webhooks import EVENTS, Webhooks
 from .http import load, reply, token
 
 bp = Blueprint("webhooks", __name__)
+MAX_URL = 2000  # characters of a webhook URL (what browsers and proxies take everywhere)
 
 
 class AddWebhookSchema(Schema):
-    url = fields.Url(required=True, schemes={"http", "https"}, require_tld=False)
+    url = fields.Url(required=True, schemes={"http", "https"}, require_tld=False,
+                     validate=validate.Length(max=MAX_URL))
     events = fields.List(fields.String(validate=validate.OneOf(EVENTS)), load_default=lambda: list(EVENTS),
                          validate=validate.Length(min=1))
 

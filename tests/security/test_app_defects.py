@@ -293,3 +293,11 @@ def test_defect_11_a_bad_board_start_is_reported_at_body_game_start(api):
                     token=director)
     assert late.status_code == 422 and late.json()["detail"].startswith("body.game.last_year"), late.text
     assert api.post(f"{path}/rounds/1/boards", json={"seating": "draw"}, token=director).status_code == 201
+
+
+def test_defect_11_a_webhook_url_has_a_length_limit(api):
+    game = new_game(api)
+    long_url = "http://127.0.0.1:9/" + "a" * 2000
+    resp = api.post(f"{game.path}/webhooks", json={"url": long_url}, token=game.director)
+    assert resp.status_code == 422 and "body.url" in resp.json()["detail"], resp.text
+    assert api.post(f"{game.path}/webhooks", json={"url": long_url[:2000]}, token=game.director).status_code == 201
