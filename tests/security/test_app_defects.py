@@ -301,3 +301,27 @@ def test_defect_11_a_webhook_url_has_a_length_limit(api):
     resp = api.post(f"{game.path}/webhooks", json={"url": long_url}, token=game.director)
     assert resp.status_code == 422 and "body.url" in resp.json()["detail"], resp.text
     assert api.post(f"{game.path}/webhooks", json={"url": long_url[:2000]}, token=game.director).status_code == 201
+
+
+def test_defect_11_while_paused_orders_and_readiness_both_change_and_resume_closes_a_ready_phase(api):
+    """One rule (docs/service.md): a pause stops the clock, not the players."""
+    game = new_game(api)
+    assert game.director_action("pause").status_code == 200
+    assert game.submit("FRANCE", ["A PAR - BUR"]).status_code == 200
+    for power in POWERS:
+        assert game.ready(power).status_code == 200, power  # before, 409 while orders were taken
+    state = game.state()
+    assert state["status"] == "paused" and sorted(state["ready"]) == sorted(POWERS)  # a pause holds the phase
+    assert game.ready("ITALY", False).status_code == 200 and game.ready("ITALY").status_code == 200
+    resumed = game.director_action("resume")
+    assert resumed.status_code == 200, resumed.text
+    state = game.wait_phase("F1901M")
+    assert "A BUR" in state["position"]["units"]["FRANCE"]
+
+
+def test_defect_11_resume_with_some_not_ready_restarts_the_clock(api):
+    game = new_game(api)
+    assert game.director_action("pause").status_code == 200
+    assert game.ready("FRANCE").status_code == 200
+    state = game.director_action("resume").json()
+    assert state["status"] == "open" and state["phase"] == "S1901M" and state["ready"] == ["FRANCE"]

@@ -34,7 +34,18 @@ class Director:
         return self._act(gid, token, "pause", {}, self.t.clock.pause)
 
     def resume(self, gid: str, token: str | None) -> dict:
-        return self._act(gid, token, "resume", {}, self.t.clock.resume)
+        """Restart the clock with the time that was left; a phase whose every power became ready
+        while it was paused closes now instead (a pause stops the clock, not the players)."""
+        def change(pipe, g: GameRecord):
+            if g.status == GameStatus.PAUSED and g.to_order:
+                pipe.watch(keys.ready(gid, g.seq))
+                if set(g.to_order) <= set(pipe.smembers(keys.ready(gid, g.seq))):
+                    pipe.multi()
+                    self.t.close(pipe, g, "every power was ready")
+                    return
+            self.t.clock.resume(pipe, g)
+
+        return self._act(gid, token, "resume", {}, change)
 
     def force(self, gid: str, token: str | None) -> dict:
         def change(pipe, g: GameRecord):

@@ -80,7 +80,7 @@ class Orders:
 
         def body(pipe):
             g = self.t.load(pipe, gid)
-            if g.status != GameStatus.OPEN:
+            if g.status not in (GameStatus.OPEN, GameStatus.PAUSED):  # as orders: a pause stops the clock only
                 raise Conflict(f"game '{gid}' is {g.status}; readiness can be set only while a phase is open")
             pipe.watch(keys.ready(gid, g.seq))
             to_order = set(g.to_order)
@@ -94,7 +94,7 @@ class Orders:
                 pipe.sadd(keys.ready(gid, g.seq), *mine)
             else:
                 pipe.srem(keys.ready(gid, g.seq), *mine)
-            if ready and to_order <= now_ready:
+            if ready and to_order <= now_ready and g.status == GameStatus.OPEN:  # paused: at the resume
                 self.t.close(pipe, g, "every power was ready")
             return {"phase": g.phase, "ready": sorted(now_ready & to_order), "powers": sorted(mine)}
 
