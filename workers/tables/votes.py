@@ -52,7 +52,8 @@ class Votes:
     def _voting(self, pipe, g: GameRecord) -> tuple[list[str], list[str]]:
         """(surviving powers, those of them in civil disorder)."""
         survivors = self._survivors(g)
-        seated = {p for player in map(json.loads, pipe.hvals(keys.players(g.id))) for p in player["powers"]}
+        seated = {p for player in map(json.loads, pipe.hvals(keys.players(g.id))) if not player.get("open")
+                  for p in player["powers"]}  # a seat open for a replacement has nobody to vote
         return survivors, [p for p in survivors if p not in seated]
 
     @staticmethod

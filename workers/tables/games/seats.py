@@ -200,14 +200,18 @@ class Seats:
         limit = g.settings.get("open_seat_after", DEFAULT_OPEN_SEAT_AFTER)
         seat_of = {power: p for p in players if not p.get("retired") for power in p["powers"]}
         tally = Tally(streaks=dict(g.streaks or {}))
+        punctual: dict[str, bool] = {}  # account -> all its powers due were on time (a phase counts once)
         for power in g.to_order:
             seat = seat_of.get(power)
             if seat is None or seat.get("open"):
                 continue  # an open seat counts for nobody
             on_time = not at_deadline or (power in submitted or power in ready) and power not in overdue
-            tally.add(seat.get("account"), phases_due=1, phases_on_time=int(on_time))
+            if seat.get("account"):
+                punctual[seat["account"]] = punctual.get(seat["account"], True) and on_time
             if movement:
                 tally.streaks[power] = 0 if on_time else tally.streaks.get(power, 0) + 1
+        for account, on_time in punctual.items():
+            tally.add(account, phases_due=1, phases_on_time=int(on_time))
         if limit:
             for seat in {p["id"]: p for p in seat_of.values() if holds(p)}.values():
                 if any(tally.streaks.get(power, 0) >= limit for power in seat["powers"]):
