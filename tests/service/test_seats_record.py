@@ -101,8 +101,8 @@ def test_the_record_through_a_whole_game(api, inproc, monkeypatch):
     # the W1901A played again: its worker dies mid-adjudication; the retry commits, counted once
     real, crashes = diplomacy.adjudicate, []
 
-    def dies_once(request):
-        if not crashes:
+    def dies_once(request):  # (other tests' games may come due as the shared clock moves: not theirs)
+        if not crashes and request["phase"] == "W1901A" and request["orders"].get("FRANCE"):
             crashes.append(request["phase"])
             raise SystemExit("the worker died mid-adjudication")
         return real(request)
