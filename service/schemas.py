@@ -296,10 +296,17 @@ class Recipients(fields.Field):
         return [p.translate(_ASCII_UPPER) for p in value]
 
 
+def _text(value: str) -> None:
+    problem = press.text_problem(value)
+    if problem:
+        raise ValidationError(problem)
+
+
 class SendPressSchema(Schema):
     power = _Upper(validate=POWER)
     to = Recipients(required=True)
-    body = fields.String(required=True, validate=validate.Length(min=1, max=press.MAX_BODY))
+    body = fields.String(required=True, validate=[validate.Length(min=1, max=press.MAX_BODY),
+                                                  lambda text: _text(press.normal_text(text))])
     grey = Bool()
     fake_broadcast = Bool(load_default=False)
 

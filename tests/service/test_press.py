@@ -148,6 +148,10 @@ def test_every_way_a_message_is_refused(api):
     refused(game, "FRANCE", ["GERMANY"], "body.body", body="")
     refused(game, "FRANCE", ["GERMANY"], "body.body", body="x" * 10_001)
     assert send(game, "FRANCE", ["GERMANY"], "x" * 10_000).status_code == 201
+    for control in ("\x00", "\x1b[31m", "\x85", "\u2028", "\x0c"):
+        refused(game, "FRANCE", ["GERMANY"], "no control character", body=f"a{control}b")
+    lines = sent(game, "FRANCE", ["GERMANY"], "one\r\n\ttwo\rthree")
+    assert lines["body"] == "one\n\ttwo\nthree" and read(game, "GERMANY")[-1]["body"] == "one\n\ttwo\nthree"
     lone = api.post(f"{game.path}/press", data='{"to": "all", "body": "\\ud800"}',
                     headers={"Content-Type": "application/json"}, token=game.tokens["FRANCE"])
     assert lone.status_code == 400 and "lone surrogate" in lone.json()["detail"]

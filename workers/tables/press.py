@@ -39,7 +39,9 @@ DEFAULTS = {"private": True, "public": True, "grey": "no", "fake_broadcast": Fal
 PRESETS = {"full": {}, "public": {"private": False}, "none": {"private": False, "public": False},
            "grey": {"grey": "only"}, "rulebook": {"phases": "movement"}}
 MAX_BODY = 10_000
-_SURROGATE = re.compile("[\ud800-\udfff]")
+# what a message's text may not hold: control characters but tab and line feed (a carriage return
+# is read as a line feed), the Unicode line and paragraph separators, lone surrogates
+FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
 
 def rules_of(spec: str | dict | None) -> dict:
@@ -108,12 +110,26 @@ def alive(position: dict, power: str) -> bool:
                 or position.get("dislodged", {}).get(power))
 
 
-def check_body(body: str, where: str = "body.body") -> None:
+def normal_text(body: str) -> str:
+    """A message's text with its line ends as line feeds."""
+    return body.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def text_problem(body: str) -> str | None:
+    """What is wrong with a message's text (None: nothing)."""
     if not 1 <= len(body) <= MAX_BODY:
-        raise Invalid(f"{where}: a message is 1 to {MAX_BODY} characters, not {len(body)}",
-                      errors={"body": [f"1 to {MAX_BODY} characters"]})
-    if _SURROGATE.search(body):
-        raise Invalid(f"{where}: a lone surrogate (\\ud800-\\udfff) is not a Unicode character")
+        return f"a message is 1 to {MAX_BODY} characters, not {len(body)}"
+    found = FORBIDDEN.search(body)
+    if found:
+        return (f"a message holds no control character but tab and line breaks, and no lone surrogate "
+                f"(found U+{ord(found.group()):04X} at {found.start()})")
+    return None
+
+
+def check_body(body: str, where: str = "body.body") -> None:
+    problem = text_problem(body)
+    if problem:
+        raise Invalid(f"{where}: {problem}", errors={"body": [problem]})
 
 
 class Press:
@@ -151,6 +167,7 @@ class Press:
         g = self.t.load(self.r, gid)
         player = self._player(gid, token, g)
         power = self._power(player, power)
+        body = normal_text(body)
         check_body(body)
 
         def change(pipe):
