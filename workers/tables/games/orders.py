@@ -42,21 +42,27 @@ class Orders:
             raise Forbidden(f"{power} is not your power; you play {', '.join(player['powers']) or 'no power'}")
 
     def submit(self, gid: str, token: str | None, power: str, orders: list[str], phase: str | None = None) -> dict:
-        self._own_power(gid, token, power)
         checked = {}
 
         def body(pipe):
-            g = self.t.load(pipe, gid)
+            with self.t.r.pipeline(transaction=False) as reads:  # after WATCH: the game and the player at once
+                found, pid, players = self.t.read_player(reads.hgetall(keys.game(gid)), gid, token).execute()
+            player = self.t.player_of(gid, token, bool(found), pid, players)
+            if power not in player["powers"]:
+                raise Forbidden(f"{power} is not your power; you play {', '.join(player['powers']) or 'no power'}")
+            g = GameRecord.restore(found)
             self._writable_phase(g, power, phase)
             checked["results"] = engine().check_orders(self.t.full(g, g.position), power, orders)
             bad = [r for r in checked["results"] if not r["valid"]]
             if bad:
                 raise Invalid(f"{len(bad)} of {len(orders)} orders for {power} are invalid; nothing was stored",
                               orders=checked["results"])
-            submitted = set(pipe.hkeys(keys.orders(gid, g.seq))) | {power}
+            waits = g.status == GameStatus.OPEN and (g.waiting or g.late)  # only then does a submission close it
+            submitted = set(pipe.hkeys(keys.orders(gid, g.seq))) | {power} if waits else set()
             pipe.multi()
             pipe.hset(keys.orders(gid, g.seq), power, json.dumps([r["order"] for r in checked["results"]]))
-            self._maybe_close_waiting(pipe, g, submitted)
+            if waits:
+                self._maybe_close_waiting(pipe, g, submitted)
             return g.phase
 
         current = self.t.store.transact([keys.game(gid)], body)

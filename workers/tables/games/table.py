@@ -11,6 +11,7 @@ from ...core.clock import Clock
 from ...core.errors import NotFound, Unauthorized
 from ...core.machine import GAME, GameStatus
 from ...core.records import GameRecord
+from ...core.store import hash_token
 from ...delivery import reminders
 from .. import absences, lobby
 from ..accounts import Accounts
@@ -53,13 +54,27 @@ class GameTable:
         return sorted((json.loads(p) for p in reader.hvals(keys.players(gid))), key=lambda p: p["joined_at"])
 
     def player_for(self, gid: str, token: str | None) -> dict:
-        """The player holding ``token`` in game ``gid`` (401 if none)."""
-        if not self.r.exists(keys.game(gid)):
+        """The player holding ``token`` in game ``gid`` (404 if no game, 401 if no such player)."""
+        with self.r.pipeline(transaction=False) as reads:  # one round trip
+            exists, pid, players = self.read_player(reads.exists(keys.game(gid)), gid, token).execute()
+        return self.player_of(gid, token, bool(exists), pid, players)
+
+    @staticmethod
+    def read_player(reads, gid: str, token: str | None):
+        """Queue on the pipeline ``reads`` what :meth:`player_of` needs after what it holds: the
+        token's player id and the game's players."""
+        return reads.hget(keys.tokens(gid), hash_token(token or "")).hgetall(keys.players(gid))
+
+    @staticmethod
+    def player_of(gid: str, token: str | None, exists: bool, pid: str | None, players: dict) -> dict:
+        """The player ``pid`` of ``players`` (as :meth:`read_player` read them) that ``token`` names."""
+        if not exists:
             raise NotFound(f"there is no game '{gid}'")
         if not token:
             raise Unauthorized("this needs a player token: send 'Authorization: Bearer <token>'")
-        pid = self.store.holder(keys.tokens(gid), token, f"a player of game '{gid}'")
-        player = json.loads(self.r.hget(keys.players(gid), pid))
+        if pid is None or pid not in players:
+            raise Unauthorized(f"the token is not a token of a player of game '{gid}'")
+        player = json.loads(players[pid])
         if player.get("open") or player.get("retired"):  # a token of a seat given up (a mail token made again)
             raise Unauthorized(f"this token's seat in game '{gid}' was given up; it no longer plays")
         return player
