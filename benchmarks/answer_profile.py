@@ -105,26 +105,26 @@ def main() -> int:
                 def __exit__(self, *exc):
                     times.append(time.perf_counter() - self.started)
 
-            original = redis.connection.Connection.read_response
+            original = redis.connection.Connection.send_packed_command
 
             def counted(self, *a, **k):
                 calls["n"] += 1
                 return original(self, *a, **k)
 
-            redis.connection.Connection.read_response = counted
+            redis.connection.Connection.send_packed_command = counted
             before = commandstats(r)
             profile = cProfile.Profile()
             profile.enable()
             answers = sum(play(client, body, rng, Count) for _ in range(args.runs))
             profile.disable()
             after = commandstats(r)
-            redis.connection.Connection.read_response = original
+            redis.connection.Connection.send_packed_command = original
             creates = args.runs
             total = sum(times)
             print(f"{answers} answers in {args.runs} governance votes (director dice), Redis "
                   f"{'fsyncing every write' if args.durable else 'not persisting'}: {total / answers * 1000:.2f} ms "
                   f"per answer (Flask test client, no HTTP server), p50 {sorted(times)[len(times) // 2] * 1000:.2f} ms")
-            print(f"Redis replies read per answer (round trips; a pipeline's EXEC counts its queued commands): "
+            print(f"Redis round trips (requests sent) per answer: "
                   f"{calls['n'] / answers:.1f} (creation and the answers; {creates} creations)")
             diff = {k: after.get(k, 0) - before.get(k, 0) for k in after}
             diff = {k: v for k, v in sorted(diff.items(), key=lambda kv: -kv[1]) if v and k != "cmdstat_info"}

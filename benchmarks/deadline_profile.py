@@ -67,14 +67,14 @@ def main() -> int:
             r.delete("rq:queue:adjudication:intermediate")
             jobs.install(store)
             calls = {"n": 0}
-            original = redis.connection.Connection.read_response
+            original = redis.connection.Connection.send_packed_command
 
             def counted(self, *a, **k):
                 calls["n"] += 1
                 return original(self, *a, **k)
 
             before = {k: v["calls"] for k, v in r.info("commandstats").items()}
-            redis.connection.Connection.read_response = counted
+            redis.connection.Connection.send_packed_command = counted
             # only the deadline jobs: the listeners' jobs (mail, webhooks) they enqueue stay queued
             from rq.job import Job
             ids = [i for i in store.queue.get_job_ids() if Job.fetch(i, connection=store.queue.connection)
@@ -88,14 +88,14 @@ def main() -> int:
                 jobs.on_deadline(table, tid, int(seq), int(deadline))
             profile.disable()
             seconds = time.perf_counter() - started
-            redis.connection.Connection.read_response = original
+            redis.connection.Connection.send_packed_command = original
             after = {k: v["calls"] for k, v in r.info("commandstats").items()}
             diff = {k.removeprefix("cmdstat_"): after[k] - before.get(k, 0) for k in after}
             diff = {k: v for k, v in sorted(diff.items(), key=lambda kv: -kv[1]) if v and k != "info"}
             print(f"{args.games} games sharing a deadline ({due}), Redis "
                   f"{'fsyncing every write' if args.durable else 'not persisting'}: {seconds / args.games * 1000:.2f} ms "
                   f"per game with the profiler on, in {len(ids)} deadline jobs")
-            print(f"Redis replies read per game: {calls['n'] / args.games:.1f}; commands per game: " +
+            print(f"Redis round trips (requests sent) per game: {calls['n'] / args.games:.1f}; commands per game: " +
                   ", ".join(f"{k} {v / args.games:.1f}" for k, v in diff.items()))
             pstats.Stats(profile).sort_stats("cumulative").print_stats(args.top)
         finally:

@@ -89,6 +89,37 @@ def loads(value: str | None, default=None):
     return default if value in (None, "") else json.loads(value)
 
 
+class ReadAhead:
+    """A transaction's pipe, WATCHing, whose first reads were made together in one round trip.
+
+    ``reads`` are ``(command, key)`` pairs (``hgetall``, ``hvals``, ``hkeys``, ``smembers``), read at
+    once on another connection of ``client``: safe, because the WATCH is already in place, so a
+    change of a watched key after them makes EXEC fail as it would after reads on the pipe.  Until
+    ``multi()``, each of those reads is answered from that round trip; everything else (other reads,
+    ``multi``, the writes) goes to the pipe.  Code written for a pipe takes it unchanged."""
+
+    READS = ("hgetall", "hvals", "hkeys", "smembers")
+
+    def __init__(self, pipe, client, reads: list[tuple[str, str]]):
+        with client.pipeline(transaction=False) as ahead:
+            for command, key in reads:
+                getattr(ahead, command)(key)
+            found = ahead.execute()
+        self._pipe = pipe
+        self._found = {read: value for read, value in zip(reads, found)}
+
+    def __getattr__(self, name):
+        attr = getattr(self._pipe, name)
+        if name not in self.READS:
+            return attr
+
+        def read(key):
+            found = self._found.get((name, key), attr)
+            return attr(key) if found is attr else found
+
+        return read
+
+
 class Store:
     """The Redis connection and the machinery above; tables are built on one."""
 

@@ -8,7 +8,7 @@ from ...core import keys
 from ...core.machine import GAME, GameStatus
 from ...core.outcome import JobOutcome
 from ...core.records import GameRecord
-from ...core.store import iso
+from ...core.store import ReadAhead, iso
 from ...delivery import events
 from .. import absences
 from .ending import Ending
@@ -22,14 +22,20 @@ class Phases:
 
     def on_deadline(self, gid: str, seq: int, deadline: int, stall: float = 0.0) -> JobOutcome:
         """The deadline job: close phase ``seq`` if ``deadline`` is still its deadline, then adjudicate it."""
-        if not self.close_at_deadline(gid, seq, deadline):
+        closed = self.close_at_deadline(gid, seq, deadline)
+        if not closed:
             return JobOutcome.noop("deadline superseded or phase waits for missing orders")
-        return self.advance(gid, seq, stall)
+        return self.advance(gid, seq, stall, closed=None if closed is True else closed)
 
-    def close_at_deadline(self, gid: str, seq: int, deadline: int) -> bool:
-        """Close phase ``seq`` if the deadline this job was scheduled for is still
-        the current one.  True when the phase is (now or already) adjudicating."""
+    def close_at_deadline(self, gid: str, seq: int, deadline: int):
+        """Close phase ``seq`` if the deadline this job was scheduled for is still the current one,
+        counting this job's attempt at it.  Returns the record as closed and the orders it froze,
+        True if the phase was adjudicating already (a re-run of this job: adjudicate it), or False.
+        The game, its orders and its absences are read in one round trip after WATCH (the orders
+        are watched too: they are what the adjudication takes)."""
         def body(pipe):
+            pipe = ReadAhead(pipe, self.t.r, [("hgetall", keys.game(gid)), ("hgetall", keys.orders(gid, seq)),
+                                              ("hvals", keys.absences(gid))])
             found = pipe.hgetall(keys.game(gid))
             if not found:
                 return False
@@ -42,10 +48,10 @@ class Phases:
                 return False  # superseded by an extension, a pause or another trigger
             if not self._missed_deadline(pipe, g, deadline):
                 return False
-            self.t.close(pipe, g, "deadline", enqueue=False)  # this job adjudicates it
-            return True
+            closed = self.t.close(pipe, g, "deadline", enqueue=False)  # this job adjudicates it
+            return closed, pipe.hgetall(keys.orders(gid, seq))
 
-        return self.t.store.transact([keys.game(gid)], body)
+        return self.t.store.transact([keys.game(gid), keys.orders(gid, seq)], body)
 
     def _missed_deadline(self, pipe, g: GameRecord, deadline: int) -> bool:
         """At the deadline of an open phase (reads, then MULTI): move it to the return of an absent
@@ -53,9 +59,9 @@ class Phases:
         (``deadline_passed``) and give them the grace period, or apply the missed-orders policy
         (``wait``).  True when the phase closes now (units without orders hold)."""
         gid, seq, settings = g.id, g.seq, g.settings
-        submitted = set(pipe.hkeys(keys.orders(gid, seq)))
+        submitted = set(pipe.hgetall(keys.orders(gid, seq)))
         missing = [p for p in g.to_order if p not in submitted]
-        away = absences.covering(self.t.r, gid, missing, deadline)
+        away = absences.covering(pipe, gid, missing, deadline)
         late = [p for p in missing if p not in away]
         first = not g.late
         pipe.multi()
@@ -80,13 +86,17 @@ class Phases:
         GAME.set_clock(self.t.store, pipe, keys.game(g.id), g, deadline=deadline, **changes,
                        deadline_job=self.t.store.schedule_deadline(pipe, self.t.table, g.id, g.seq, deadline))
 
-    def advance(self, gid: str, seq: int, stall: float = 0.0) -> JobOutcome:
-        """Adjudicate phase ``seq`` of game ``gid`` exactly once; returns what happened."""
-        g = self.t.store.claim(GameRecord, keys.game(gid), seq, GameStatus.ADJUDICATING)  # counts this attempt
-        if g is None:
-            return JobOutcome.noop("phase already adjudicated or not closed")
+    def advance(self, gid: str, seq: int, stall: float = 0.0, closed: tuple | None = None) -> JobOutcome:
+        """Adjudicate phase ``seq`` of game ``gid`` exactly once; returns what happened.  ``closed``:
+        the record and the orders of the phase this job has just closed (its attempt counted)."""
+        if closed is None:
+            g = self.t.store.claim(GameRecord, keys.game(gid), seq, GameStatus.ADJUDICATING)  # counts this attempt
+            if g is None:
+                return JobOutcome.noop("phase already adjudicated or not closed")
+            submitted = self.t.r.hgetall(keys.orders(gid, seq))  # frozen while adjudicating
+        else:
+            g, submitted = closed
         position = g.position
-        submitted = self.t.r.hgetall(keys.orders(gid, seq))  # frozen while adjudicating
         orders = {p: json.loads(o) for p, o in submitted.items()}
         request = {"variant": g.variant, "rules": g.rules, "phase": position["phase"],
                    "units": position.get("units", {}), "centers": position.get("centers", {}),
@@ -96,7 +106,10 @@ class Phases:
             time.sleep(stall)
         response = engine().adjudicate(request)
 
-        def body(pipe):
+        def body(pipe):  # what it reads, in one round trip after WATCH
+            pipe = ReadAhead(pipe, self.t.r, [("hgetall", keys.game(gid)), ("hvals", keys.players(gid)),
+                                              ("smembers", keys.ready(gid, seq)), ("hvals", keys.proposals(gid)),
+                                              ("hvals", keys.absences(gid))])
             now = GameRecord.restore(pipe.hgetall(keys.game(gid)))
             if now.seq != seq or now.status != GameStatus.ADJUDICATING:
                 return JobOutcome.noop("another job committed this phase")
@@ -135,7 +148,7 @@ class Phases:
             if ending:
                 self.ending.finish(pipe, now, result, ending[1], nxt, winner=winner)
             else:
-                self.t.open_phase(pipe, now, seq + 1, nxt, powers)
+                self.t.open_phase(pipe, now, seq + 1, nxt, powers, reader=pipe)
             return JobOutcome.did(f"committed {position['phase']}")
 
         return self.t.store.transact([keys.game(gid), keys.players(gid)], body)

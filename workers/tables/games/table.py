@@ -115,13 +115,15 @@ class GameTable:
         self.store.transact([keys.game(gid)], body)
 
     # ------------------------------------------------------------ phases
-    def close(self, pipe, g: GameRecord, reason: str, enqueue: bool = True) -> None:
-        """Queue (after MULTI) the writes that close the current phase and, unless
-        the caller adjudicates it itself, enqueue its adjudication job."""
-        GAME.transition(self.store, pipe, keys.game(g.id), g, GameStatus.ADJUDICATING, closed_by=reason, attempts=0,
-                        waiting=False)
+    def close(self, pipe, g: GameRecord, reason: str, enqueue: bool = True) -> GameRecord:
+        """Queue (after MULTI) the writes that close the current phase and, unless the caller
+        adjudicates it itself (then its attempt is counted here), enqueue its adjudication job.
+        Returns the record as written."""
+        closed = GAME.transition(self.store, pipe, keys.game(g.id), g, GameStatus.ADJUDICATING, closed_by=reason,
+                                 attempts=0 if enqueue else 1, waiting=False)
         if enqueue:
             self.store.enqueue_advance(pipe, self.table, g.id, g.seq)
+        return closed
 
     def keep(self, pipe, gid: str, seconds: int | None) -> None:
         """Queue (after MULTI): the game's keys expire in ``seconds`` (None: they are kept)."""
@@ -133,15 +135,17 @@ class GameTable:
             else:
                 pipe.expire(key, seconds)
 
-    def open_phase(self, pipe, g: GameRecord, seq: int, position: dict, powers: list[str]) -> GameRecord:
+    def open_phase(self, pipe, g: GameRecord, seq: int, position: dict, powers: list[str],
+                   reader=None) -> GameRecord:
         """Queue (after MULTI) the writes that open phase number ``seq`` at ``position``, where
-        ``powers`` have a player; returns the record as written."""
+        ``powers`` have a player; returns the record as written.  ``reader`` reads the absences
+        (default: the client)."""
         self.keep(pipe, g.id, None)
         to_order = [p for p in engine().powers_to_order(self.full(g, position)) if p in powers]
         kind = PHASE_KINDS[position["phase"][-1]]
         length = phase_seconds(g.settings["deadlines"], "first_movement" if seq == 1 and kind == "movement" else kind,
                                self.now())
-        to_order, length = self._absent_at_open(g, to_order, length)
+        to_order, length = self._absent_at_open(g, to_order, length, reader or self.r)
         phase = {"seq": seq, "phase": position["phase"], "position": position, "to_order": to_order, "attempts": 0,
                  "waiting": False, "late": None, "overdue": None, "opened_at": self.now()}
         lobby.stage(pipe, g, GameStatus.OPEN)
@@ -156,13 +160,13 @@ class GameTable:
         self.store.enqueue_advance(pipe, self.table, g.id, seq)
         return opened
 
-    def _absent_at_open(self, g: GameRecord, to_order: list[str], length: int) -> tuple[list, int]:
+    def _absent_at_open(self, g: GameRecord, to_order: list[str], length: int, reader) -> tuple[list, int]:
         """Approved absences as a phase opens: with ``civil_disorder`` the powers away now are not
         asked for orders; with ``extend`` a deadline inside an absence moves to its end."""
         now = self.now()
         if absences.policy(g.settings)["effect"] == "civil_disorder":
-            away = absences.covering(self.r, g.id, to_order, now)
+            away = absences.covering(reader, g.id, to_order, now)
             return [p for p in to_order if p not in away], length
-        away = absences.covering(self.r, g.id, to_order, now + length)
+        away = absences.covering(reader, g.id, to_order, now + length)
         # deadline_fields rounds now + seconds up: land on the absence's end (a whole second)
         return to_order, max([length, *(end - now - 0.5 for end in away.values())])
