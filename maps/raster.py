@@ -5,7 +5,7 @@ from __future__ import annotations
 import resvg_py
 
 DEFAULT_WIDTH = 1200
-MIN_WIDTH, MAX_WIDTH = 200, 4000
+MIN_WIDTH, MAX_WIDTH = 200, 2400
 
 
 def render_png(svg: str, width: int = DEFAULT_WIDTH) -> bytes:

@@ -62,7 +62,7 @@ def point(loc: str) -> tuple[float, float]:
         x, y = GEOMETRY["coasts"][loc]
     else:
         x, y = GEOMETRY["provinces"][loc[:3]]["centre"]
-    return x, y + TITLE_H
+    return x, round(y + TITLE_H, 1)
 
 
 def _known(loc: str | None) -> bool:
@@ -167,12 +167,12 @@ class Map:
         for pid in GEOMETRY["provinces"]:
             x, y = point(pid)
             sea = BOARD.is_sea(pid)
-            g.append(draw.Text(pid, 10.5 if not sea else 11, x, y - 12,
+            g.append(draw.Text(pid, 10.5 if not sea else 11, x, round(y - 12, 1),
                                font_style="italic" if sea else None, fill="#2B5C7E" if sea else None,
                                aria_hidden="true"))
         for loc in GEOMETRY["coasts"]:
             x, y = point(loc)
-            g.append(draw.Text(loc[4:].lower(), 8.5, x, y + 18, aria_hidden="true"))
+            g.append(draw.Text(loc[4:].lower(), 8.5, x, round(y + 18, 1), aria_hidden="true"))
         self.d.append(g)
 
     # -- units ------------------------------------------------------------------

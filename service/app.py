@@ -27,6 +27,8 @@ from .http import MAX_BODY, load, problem, register, reply
 from .accounts_api import bp as accounts_bp
 from .export_api import bp as export_bp
 from .games_api import bp as games_bp
+from .maps_api import bp as maps_bp
+from .pages import bp as pages_bp
 from .press_api import bp as press_bp
 from .resolutions_api import bp as resolutions_bp
 from .scoring_api import bp as scoring_bp
@@ -105,6 +107,8 @@ def create_app(redis_url: str | None = None, config: Settings | None = None, sto
     app.extensions["webhooks"] = Webhooks(store)
     app.register_blueprint(api)
     app.register_blueprint(games_bp)
+    app.register_blueprint(maps_bp)
+    app.register_blueprint(pages_bp)
     app.register_blueprint(accounts_bp)
     app.register_blueprint(press_bp)
     app.register_blueprint(export_bp)

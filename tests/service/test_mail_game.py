@@ -10,6 +10,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 import redis
 
+from maps import render_png, render_svg
 from tests.service.mailkit import JUDGE, start, text
 from tests.service.svc_stack import wait_for
 from workers.core import keys
@@ -125,6 +126,14 @@ def test_a_whole_game_by_mail(mail):
     history = api.get(f"/v1/games/{gid}/history").json()["phases"]
     assert history[0]["closed_by"] == "deadline, then the last missing orders"
     assert history[0]["orders"]["TURKEY"] == S1901["TURKEY"]
+    # each results mail carries the map of the phase just adjudicated, its orders drawn (contracts/maps.md)
+    drawn = render_png(render_svg({"variant": "standard", **history[0]["position"]}, history[0]["results"],
+                                  title="by mail"), 1200)
+    for power in POWERS:
+        pictures = [a for a in relay.wait(ADDR[power], "Results of S1901M")[0].iter_attachments()
+                    if a.get_content_type() == "image/png"]
+        assert [a.get_filename() for a in pictures] == [f"{gid}-S1901M.png"]
+        assert pictures[0].get_content() == drawn
 
     # F1901M: the approved absence of England moved the deadline to its end
     state = api.get(f"/v1/games/{gid}").json()

@@ -99,6 +99,9 @@ def test_signed_deliveries_retried_after_a_500_and_logged(api, receiver):
     payload = verify(hook["secret"], ok[0])
     assert payload["type"] == "phase_adjudicated" and payload["game"] == game.id
     assert payload["data"]["phase"] == "S1901M" and payload["data"]["next_phase"] == "F1901M"
+    drawn = api.get(payload["data"]["map"]["svg"])  # the phase's map, linked
+    assert drawn.status_code == 200 and 'data-phase="S1901M"' in drawn.text and 'data-order="A PAR - BUR"' in drawn.text
+    assert api.get(payload["data"]["map"]["png"]).headers["Content-Type"] == "image/png"
     with pytest.raises(AssertionError):
         verify(flaky["secret"], ok[0])  # another subscription's secret does not verify it
 

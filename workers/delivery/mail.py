@@ -19,6 +19,8 @@ and the events listener that turns what happens at a game into messages.
   players of powers without orders (``deadline_approaching``), a late notice
   (``deadline_passed``) and the end of the game.  Each event is handled once
   per game (``keys.mail_done``): the messages and the mark are one transaction.
+  The results carry the map of the phase just adjudicated, its orders and
+  their outcomes drawn (contracts/maps.md), as a PNG attachment.
 """
 from __future__ import annotations
 
@@ -42,6 +44,7 @@ from urllib.parse import unquote, urlsplit
 from rq import Retry
 
 from adjudicator import diplomacy
+from maps import render_png, render_svg
 
 from ..core import keys
 from ..core.outcome import JobOutcome
@@ -53,6 +56,7 @@ from ..core.text import one_line
 log = logging.getLogger("rq.worker.mail")  # the worker's log handler shows it
 RETRY = Retry(max=10, interval=[5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600])
 SMTP_TIMEOUT = 20
+MAP_WIDTH = 1200  # the results' map, as GET /v1/games/{id}/map.png draws it
 POLICY = SMTP.clone(cte_type="7bit")  # non-ASCII text goes quoted-printable or base64
 #: a message id a reply may name: printable ASCII, no spaces, one @ (RFC 5322's msg-id, simply)
 MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,250}@[!-;=?-~]{1,250}>")
@@ -326,6 +330,17 @@ def _phase_adjudicated(r, g: GameRecord, data: dict) -> tuple[str, str, set | No
     return f"Results of {data['phase']}", body, None
 
 
+def phase_map(r, g: GameRecord, data: dict) -> tuple[str, bytes] | None:
+    """The PNG of the phase just adjudicated (``data`` of a ``phase_adjudicated`` event), drawn
+    from its history record, and the attachment's file name; None if the record is gone."""
+    for record in map(json.loads, r.lrange(keys.history(g.id), 0, -1)):
+        if record["seq"] == data["seq"] and not record.get("superseded"):
+            position = {"variant": g.variant, **record["position"], "phase": record["phase"]}
+            svg = render_svg(position, record.get("results", []), title=g.name or f"Game {g.id}")
+            return f"{g.id}-{record['phase']}.png", render_png(svg, MAP_WIDTH)
+    return None
+
+
 def _ts(text: str) -> float:
     return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
 
@@ -404,6 +419,10 @@ def on_event(store, event: dict) -> JobOutcome:
     title, body, powers = make(store.r, g, event["data"])
     recipients = [p for p in (json.loads(v) for v in store.r.hvals(keys.players(gid)))
                   if p.get("email") and (powers is None or powers & set(p["powers"]))]
+    attachment = None  # the results' map, drawn once for every recipient, before the transaction
+    if recipients and event["type"] == "phase_adjudicated" and not store.r.sismember(keys.mail_done(gid),
+                                                                                     event["id"]):
+        attachment = phase_map(store.r, g, event["data"])
 
     def commit(pipe):
         if pipe.sismember(keys.mail_done(gid), event["id"]):
@@ -412,6 +431,9 @@ def on_event(store, event: dict) -> JobOutcome:
         pipe.sadd(keys.mail_done(gid), event["id"])
         for p in recipients:
             msg = compose(p["email"], subject(g, title), body + FOOTER, reply_address(store.r, gid, p["id"]))
+            if attachment:
+                filename, png = attachment
+                msg.add_attachment(png, maintype="image", subtype="png", filename=filename)
             queue(store, pipe, msg, hashlib.sha256(f"{event['id']}:{p['id']}".encode()).hexdigest()[:32])
         return JobOutcome.did(f"queued {len(recipients)} messages")
 

@@ -16,6 +16,11 @@ from .seats import Seats
 from .table import GameTable, engine, seated
 
 
+def map_links(gid: str, phase: str) -> dict:
+    """Where the map of an adjudicated phase is drawn (contracts/maps.md), relative to the service."""
+    return {"svg": f"/v1/games/{gid}/map.svg?phase={phase}", "png": f"/v1/games/{gid}/map.png?phase={phase}"}
+
+
 class Phases:
     def __init__(self, table: GameTable, ending: Ending, votes, seats: Seats):
         self.t, self.ending, self.votes, self.seats = table, ending, votes, seats
@@ -144,7 +149,7 @@ class Phases:
             self.votes.lapse(pipe, gid, lapsing, f"{position['phase']} was adjudicated")
             events.emit(self.t.store, pipe, self.t.table, gid, "phase_adjudicated", str(seq),
                         {"seq": seq, "phase": position["phase"], "results": response["results"],
-                         "next_phase": record["next_phase"]})
+                         "next_phase": record["next_phase"], "map": map_links(gid, position["phase"])})
             if ending:
                 self.ending.finish(pipe, now, result, ending[1], nxt, winner=winner)
             else:

@@ -1,0 +1,97 @@
+"""A game's boards, phase by phase, as the maps and the pages show them: what is public only.
+
+An adjudicated phase is its recorded position with the orders and their
+results; the phase now open is its position alone (its orders are secret
+until adjudication).  Drawn maps of adjudicated phases are cached: a record
+never changes (a rollback writes a new one), so the cache is keyed by the
+record's content.  PNGs are cached by the SVG they draw (rasterising is the
+slow part: about a second at 1200 pixels on a busy machine).
+"""
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+from flask import current_app
+
+from adjudicator.diplomacy import initial_position
+from maps import render_png, render_svg
+from workers.core.errors import NotFound
+
+PHASE = re.compile(r"^(?:[SF][0-9]{4}[MR]|W[0-9]{4}A)\Z")
+
+
+class Board(NamedTuple):
+    phase: str
+    position: dict  # the interchange request shape: variant, phase, units, centers, dislodged...
+    results: list[dict]  # [] for the phase now open
+    adjudicated: bool
+    seq: int | None
+
+
+def games():
+    return current_app.extensions["games"]
+
+
+def live_history(gid: str) -> list[dict]:
+    """The adjudicated phases that count (a rollback's superseded ones left out), oldest first."""
+    return [h for h in games().history(gid) if not h.get("superseded")]
+
+
+def boards(state: dict, history: list[dict]) -> list[Board]:
+    """Every board of a game: each adjudicated phase, then the one now open (if any)."""
+    out = [Board(h["phase"], {"variant": state["variant"], **h["position"], "phase": h["phase"]},
+                 h.get("results", []), True, h["seq"]) for h in history]
+    if state.get("position") and state.get("phase") and state["status"] != "finished":
+        out.append(Board(state["phase"], {"variant": state["variant"], **state["position"],
+                                          "phase": state["phase"]}, [], False, state.get("seq")))
+    if not out:  # still forming: the variant's starting position
+        start = initial_position(state["variant"])
+        out.append(Board(start["phase"], start, [], False, None))
+    return out
+
+
+def board(gid: str, phase: str | None) -> tuple[dict, Board]:
+    """The game's public state and the board of ``phase`` (None: the latest one)."""
+    state = games().public_state(gid)
+    found = boards(state, live_history(gid))
+    if phase is None:
+        return state, found[-1]
+    for b in reversed(found):
+        if b.phase == phase:
+            return state, b
+    raise NotFound(f"query.phase: game '{gid}' has no phase {phase}; its phases are "
+                   f"{', '.join(b.phase for b in found)}")
+
+
+def title(state: dict) -> str:
+    return state.get("name") or f"Game {state['id']}"
+
+
+def svg(state: dict, b: Board) -> str:
+    if b.adjudicated:
+        return _cached_svg(_key(state, b))
+    return render_svg(b.position, [], title=title(state))
+
+
+def png(state: dict, b: Board, width: int) -> bytes:
+    return png_of(svg(state, b), width)
+
+
+def _key(state: dict, b: Board) -> str:
+    return json.dumps({"position": b.position, "results": b.results, "title": title(state)}, sort_keys=True)
+
+
+@lru_cache(maxsize=256)
+def _cached_svg(key: str) -> str:
+    data = json.loads(key)
+    return render_svg(data["position"], data["results"], title=data["title"])
+
+
+@lru_cache(maxsize=48)  # about 300 KB each at 1200 pixels
+def png_of(svg_text: str, width: int) -> bytes:
+    """The PNG of an SVG document: the same document draws the same picture, whatever phase it is."""
+    return render_png(svg_text, width)
+

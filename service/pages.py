@@ -1,0 +1,82 @@
+"""Pages for people (contracts/maps.md, "Where else it appears"): a game and a tournament as
+server-rendered HTML (Jinja2 templates in ``service/templates``), readable without JavaScript."""
+from __future__ import annotations
+
+from flask import Blueprint, current_app, render_template, request
+from marshmallow import Schema, ValidationError
+
+from maps import phase_title
+from workers.core.errors import NotFound
+
+from . import boards, schemas
+
+bp = Blueprint("pages", __name__, template_folder="templates")
+
+
+class PageQuerySchema(Schema):
+    phase = schemas._Upper(validate=schemas.PHASE)
+
+
+def _phase_query() -> str | None:
+    try:
+        query = PageQuerySchema().load(request.args.to_dict())
+    except ValidationError as e:
+        raise ValidationError(e.messages, where="query")
+    return query.get("phase")
+
+
+def _counts(position: dict) -> tuple[dict, dict]:
+    centres = {p: len(cs) for p, cs in (position.get("centers") or {}).items()}
+    units = {p: len(us) for p, us in (position.get("units") or {}).items()}
+    return centres, units
+
+
+def describe(b: boards.Board) -> str:
+    """The map's alternative text: what a reader of the picture learns from it, in words."""
+    centres, units = _counts(b.position)
+    owners = ", ".join(f"{p.title()} {n}" for p, n in sorted(centres.items()) if n)
+    text = (f"Map of {phase_title(b.phase)}: {sum(units.values())} units on the board; "
+            f"supply centres: {owners or 'none owned'}.")
+    if b.adjudicated:
+        text += f" {len(b.results)} orders drawn with their outcomes, listed in the table below."
+    else:
+        text += " The orders of this phase are secret until it is adjudicated."
+    return text
+
+
+@bp.get("/games/<game_id>")
+def game_page(game_id):
+    phase = _phase_query()
+    state = boards.games().public_state(game_id)
+    every = boards.boards(state, boards.live_history(game_id))
+    current = every[-1]
+    chosen = current
+    if phase is not None:
+        chosen = next((b for b in reversed(every) if b.phase == phase), None)
+        if chosen is None:
+            raise NotFound(f"query.phase: game '{game_id}' has no phase {phase}")
+    index = every.index(chosen)
+    centres, units = _counts(current.position)
+    players = [{"name": p["name"], "powers": [{"power": w, "centres": centres.get(w, 0), "units": units.get(w, 0)}
+                                              for w in p["powers"]]} for p in state["players"]]
+    return render_template(
+        "game.html", state=state, title=boards.title(state), boards=every, chosen=chosen, current=current,
+        previous=every[index - 1] if index else None, following=every[index + 1] if index + 1 < len(every) else None,
+        players=players, describe=describe, phase_title=phase_title,
+        powers=sorted(centres, key=lambda p: (-centres[p], p)), centres=centres, units=units)
+
+
+@bp.get("/tournaments/<tournament_id>")
+def tournament_page(tournament_id):
+    tournaments = current_app.extensions["tournaments"]
+    view = tournaments.view(tournament_id)
+    standings = tournaments.standings(tournament_id)
+    names = {p["id"]: p["name"] for p in view["players"]}
+    rounds = []
+    for rd in standings["rounds"]:
+        seats = {b["game"]: b["seats"] for b in view["boards"] if b["round"] == rd["round"]}
+        rounds.append({"round": rd["round"], "boards": [
+            {**b, "seats": sorted(seats.get(b["game"], {}).items()),
+             "scores": {pid: s for pid, s in b["scores"].items()}} for b in rd["boards"]]})
+    return render_template("tournament.html", view=view, standings=standings, rounds=rounds, names=names,
+                           round_numbers=[str(r) for r in range(1, view["rounds"] + 1)])
