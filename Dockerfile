@@ -12,9 +12,14 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     DATA_DIR=/data \
     OPENAPI_SPEC=/app/openapi.yaml
 
+# the maps' PNGs write their names in DejaVu Sans (resvg reads the system's fonts)
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
+
 WORKDIR /app
 COPY pyproject.toml ./
 COPY adjudicator ./adjudicator
+COPY maps ./maps
 COPY service ./service
 COPY workers ./workers
 COPY openapi.yaml ./
