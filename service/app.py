@@ -25,6 +25,7 @@ from .docs import docs_page
 from . import limits, logs, metrics
 from .http import MAX_BODY, load, problem, register, reply
 from .accounts_api import bp as accounts_bp
+from .events_api import bp as events_bp
 from .export_api import bp as export_bp
 from .games_api import bp as games_bp
 from .maps_api import bp as maps_bp
@@ -112,6 +113,7 @@ def create_app(redis_url: str | None = None, config: Settings | None = None, sto
     app.register_blueprint(accounts_bp)
     app.register_blueprint(press_bp)
     app.register_blueprint(export_bp)
+    app.register_blueprint(events_bp)
     app.register_blueprint(resolutions_bp)
     app.register_blueprint(scoring_bp)
     app.register_blueprint(tournaments_bp)

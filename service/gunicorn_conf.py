@@ -13,22 +13,30 @@
 * The worker class is ``service.gunicorn_worker.ServiceWorker``: under the
   launcher, a worker whose master was killed keeps serving until the next
   master's first worker is ready, which tells the launcher (SIGUSR1) to end
-  the old ones (docs/service.md, *Recovery*).
+  the old ones (docs/service.md, *Recovery*).  It is gevent's: the live event
+  streams (service/events_api.py) hold thousands of connections, each a
+  greenlet waiting on its table's feed, where gthread would tie a thread to each.
+* The access log (off unless ``--access-logfile`` is given) shows a
+  ``?token=`` (taken on the event streams for browsers' EventSource) as
+  ``token=REDACTED``.
 """
 from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 
 from gunicorn import util
+from gunicorn.glogging import Logger
 
 from workers.runtime import observe  # noqa: F401  (sets PROMETHEUS_MULTIPROC_DIR for the workers gunicorn forks)
 
 # The application (service.*) is imported by each worker, never here: a worker restarted by a HUP gets new code.
 PROBLEM = "application/problem+json"
 
-worker_class = "service.gunicorn_worker.ServiceWorker"
+worker_class = "service.gunicorn_worker.ServiceWorker"  # gevent's, adopted by the launcher
+worker_connections = 5000  # per worker process: open event streams and ordinary requests together
 
 _DETAILS = {
     414: "path: the request line (method, path and query) is too long: {mesg}",
@@ -49,6 +57,31 @@ def _write_problem(sock, status_int, reason, mesg):
 
 
 util.write_error = _write_problem
+
+
+_TOKEN = re.compile(r"(?<=[?&])token=[^&\s]*", re.IGNORECASE)
+
+
+def redact(text: str) -> str:
+    """``text`` (a request line, a query) with any ``token=`` value replaced."""
+    return _TOKEN.sub("token=REDACTED", text)
+
+
+class RedactingLogger(Logger):
+    """gunicorn's logger, with the query's token redacted in every access-log field that shows it."""
+
+    def atoms(self, resp, req, environ, request_time):
+        atoms = super().atoms(resp, req, environ, request_time)
+        for key in ("r", "q", "U"):
+            if isinstance(atoms.get(key), str):
+                atoms[key] = redact(atoms[key])
+        for key in ("{raw_uri}e", "{query_string}e"):
+            if isinstance(atoms.get(key), str):
+                atoms[key] = redact(atoms[key])
+        return atoms
+
+
+logger_class = RedactingLogger
 
 
 def pre_request(worker, req):

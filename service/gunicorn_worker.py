@@ -1,4 +1,5 @@
-"""The API's gunicorn worker class (``service.gunicorn_conf`` names it).
+"""The API's gunicorn worker class (``service.gunicorn_conf`` names it): gevent's, so that an open
+event stream (service/events_api.py) is a greenlet, not a thread.
 
 Under the launcher (``LAUNCHER_PID`` set, the launcher being the subreaper of its children's
 orphans), a worker whose master died is adopted by the launcher and keeps serving on the port
@@ -10,12 +11,12 @@ from __future__ import annotations
 
 import os
 
-from gunicorn.workers.gthread import ThreadWorker
+from gunicorn.workers.ggevent import GeventWorker
 
 from workers.core import settings
 
 
-class ServiceWorker(ThreadWorker):
+class ServiceWorker(GeventWorker):
     def _adopted(self) -> None:
         """If the master died and the launcher adopted this worker, the launcher is its parent now."""
         launcher = settings.current().launcher_pid

@@ -134,10 +134,16 @@ def load(schema: Schema) -> dict:
     return schema.load(data)
 
 
+# The routes that take the token as ``?token=`` too: event streams, for browsers' EventSource
+QUERY_TOKEN = frozenset({"events.game_events", "events.resolution_events"})
+
+
 def token() -> str | None:
-    """The bearer token sent (None if none, or an empty one)."""
+    """The bearer token sent (None if none, or an empty one); on the event streams, ``?token=`` too."""
     header = request.headers.get("Authorization", "")
     if not header:
+        if request.endpoint in QUERY_TOKEN:
+            return request.args.get("token", "").strip() or None
         return None
     scheme, _, value = header.partition(" ")
     if scheme.lower() != "bearer":

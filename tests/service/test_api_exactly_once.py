@@ -6,8 +6,10 @@ import signal
 import threading
 
 import redis
+import requests
 from rq import Queue, Retry
 
+from tests.service import sse
 from tests.service.svc_stack import wait_for
 from tests.service.gamekit import new_game
 from workers.core import keys
@@ -82,3 +84,15 @@ def test_worker_killed_mid_adjudication(live_api, stack, live_redis_client):
     assert "A BUR" in state["position"]["units"]["FRANCE"] and "A RUH" in state["position"]["units"]["GERMANY"]
     raw = [json.loads(h) for h in redis_client.lrange(keys.history(game.id), 0, -1)]
     assert len(raw) == 1
+    # its live event (published in the commit's transaction) was delivered once: every event from the
+    # start, read up to one made after the phase opened, holds one "phase" event for F1901M
+    assert game.submit("FRANCE", ["A BUR H"]).status_code == 200
+    with requests.get(f"{live_api.base}{game.path}/events", stream=True, timeout=15,
+                      headers={"Authorization": f"Bearer {game.director}", "Last-Event-ID": "0-0"}) as resp:
+        assert resp.status_code == 200 and resp.headers["Content-Type"].startswith("text/event-stream")
+        seen = []
+        for event in sse.parse(resp.iter_content(chunk_size=None)):
+            seen.append(event)
+            if event.type == "orders" and event.data["phase"] == "F1901M":
+                break
+    assert [e.data["phase"] for e in seen if e.type == "phase"] == ["S1901M", "F1901M"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from typing import Callable
 
+from . import live
 from .errors import Conflict, Invalid
 from .machine import Diagram
 from .store import Store, iso
@@ -37,6 +38,7 @@ class Clock:
                 raise Conflict(f"{self.what(rec.id)} is paused; extend it by 'seconds', or resume it first")
             pipe.multi()
             pipe.hset(self.key(rec.id), mapping=type(rec).encode(remaining=rec.remaining + seconds))
+            self.tell(pipe, rec.changed(remaining=rec.remaining + seconds), "extend")
         elif rec.status == "open" and rec.deadline:
             if until is not None:
                 deadline = math.ceil(until)
@@ -47,9 +49,9 @@ class Clock:
                 deadline = max(rec.deadline, math.ceil(self.store.now())) + seconds
             pipe.multi()
             extra = {"waiting": False} if hasattr(rec, "waiting") else {}
-            self.diagram.set_clock(self.store, pipe, self.key(rec.id), rec, deadline=deadline, **extra,
-                                   deadline_job=self.store.schedule_deadline(pipe, self.table, rec.id, rec.seq,
-                                                                             deadline))
+            self.tell(pipe, self.diagram.set_clock(
+                self.store, pipe, self.key(rec.id), rec, deadline=deadline, **extra,
+                deadline_job=self.store.schedule_deadline(pipe, self.table, rec.id, rec.seq, deadline)), "extend")
         else:
             raise Conflict(f"{self.what(rec.id)} is {self.status_word(rec)}; only a step waiting for a deadline "
                            "can be extended")
@@ -59,11 +61,20 @@ class Clock:
             raise Conflict(f"{self.what(rec.id)} is {self.status_word(rec)}; only an open step can be paused")
         remaining = max(0.0, rec.deadline - self.store.now()) if rec.deadline else None
         pipe.multi()
-        self.diagram.transition(self.store, pipe, self.key(rec.id), rec, "paused", remaining=remaining)
+        self.tell(pipe, self.diagram.transition(self.store, pipe, self.key(rec.id), rec, "paused",
+                                                remaining=remaining), "pause")
 
     def resume(self, pipe, rec) -> None:
         if rec.status != "paused":
             raise Conflict(f"{self.what(rec.id)} is {self.status_word(rec)}, not paused")
         pipe.multi()
-        self.diagram.transition(self.store, pipe, self.key(rec.id), rec, "open",
-                                **self.store.deadline_fields(pipe, self.table, rec.id, rec.seq, rec.remaining))
+        self.tell(pipe, self.diagram.transition(
+            self.store, pipe, self.key(rec.id), rec, "open",
+            **self.store.deadline_fields(pipe, self.table, rec.id, rec.seq, rec.remaining)), "resume")
+
+    def tell(self, pipe, rec, why: str) -> None:
+        """Queue (after MULTI) the ``deadline`` event of the record as written (``why``: extend, pause,
+        resume, grace, wait)."""
+        live.publish(self.store, pipe, self.table, rec.id, "deadline", {
+            "why": why, "seq": rec.seq, "status": str(rec.status), "deadline": iso(rec.deadline),
+            "remaining_seconds": rec.remaining})

@@ -151,6 +151,11 @@ def press_keys(gid: str, powers) -> list[str]:
             *(press_box(gid, box) for box in ("public", "all", *powers))]
 
 
+def events(table: str, tid: str) -> str:
+    """STREAM: the live events of a table (``table`` is "game" or "resolution"), trimmed by age."""
+    return f"{PREFIX}:{'res' if table == 'resolution' else table}:{tid}:events"
+
+
 def deadlines() -> str:
     """ZSET: "table:id:seq:deadline" -> deadline (epoch seconds), every step's pending deadline."""
     return f"{PREFIX}:deadlines"

@@ -51,6 +51,8 @@ from . import keys, settings, versions
 from .errors import Conflict, Forbidden, NotFound, Unauthorized
 
 JOB_RETRIES = 3
+CONNECTIONS = 256  # Redis connections of a process's store at most
+CONNECTION_WAIT = 20  # seconds a command waits for one of them before it fails (a 503)
 DEADLINES = keys.deadlines()
 
 # Count one attempt at step ARGV[1] of the record KEYS[1] if it is in status ARGV[2]; the record, or nil.
@@ -128,7 +130,10 @@ class Store:
         self.url = url
         self.settings = config or settings.current()
         self.now = now
-        self.r = redis.Redis.from_url(url, decode_responses=True)
+        # a request waits for a free connection rather than fail: under gunicorn's gevent worker there
+        # is no thread count to keep the requests in flight below redis-py's default of 100 connections
+        self.r = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+            url, decode_responses=True, max_connections=CONNECTIONS, timeout=CONNECTION_WAIT))
         self.queue = Queue(keys.QUEUE, connection=redis.Redis.from_url(url))
         self._claim = self.r.register_script(CLAIM)
 

@@ -28,7 +28,7 @@ from adjudicator.kinds import KINDS, game_of
 from adjudicator.procedure import (Decision, Dice, IllegalDecision, InvalidState, NotYourStep, Outcome, Replay,
                                    Sealed, check_answer)
 
-from ..core import keys
+from ..core import keys, live
 from ..core.outcome import JobOutcome
 from ..core.clock import Clock
 from ..core.machine import RESOLUTION, ResolutionStatus
@@ -311,6 +311,7 @@ class Resolutions:
             except Halted as e:
                 pipe.multi()
                 RESOLUTION.transition(self.store, pipe, self.key(rid), rec, ResolutionStatus.HALTED, message=str(e))
+                live.publish(self.store, pipe, self.table, rid, "resolved", {"status": "halted", "steps": rec.seq})
                 return Conflict(f"{self.what(rid)} is halted: {e}")
             replayed["run"] = run
             return body(pipe, rec, run)
@@ -341,6 +342,9 @@ class Resolutions:
                 entry |= {"participant": step.participant, "question": step.question, "by": by}
             log.append(entry)
             step = run.run.feed(_normal(value))
+            live.publish(self.store, pipe, self.table, rec.id, "step", {
+                "closed": index, "type": entry["type"], "by": entry["by"] if isinstance(entry["by"], str) else None,
+                "step": None if isinstance(step, Outcome) else index + 1})
             rec = rec.changed(log=log, seq=index + 1)
             if not take_run or isinstance(step, Outcome) or not self._needs_nobody(rec, step):
                 break
@@ -365,6 +369,7 @@ class Resolutions:
         if isinstance(step, Outcome):
             RESOLUTION.transition(self.store, pipe, self.key(rid), rec, ResolutionStatus.RESOLVED,
                                   outcome=_normal(step.to_dict()))
+            live.publish(self.store, pipe, self.table, rid, "resolved", {"status": "resolved", "steps": seq})
             return
         if self._needs_nobody(rec, step):
             RESOLUTION.set_clock(self.store, pipe, self.key(rid), rec)
@@ -429,6 +434,8 @@ class Resolutions:
                                        {p: parts[p]["by"] for p in step.participants})
                 else:
                     pipe.hset(self.key(rid), mapping=ResolutionRecord.encode(sealed=parts))
+                    live.publish(self.store, pipe, self.table, rid, "answered", {
+                        "step": index, "participant": as_whom, "answered": sorted(parts)})
             else:
                 self._record_entry(pipe, rec, run, value, by)
             return "recorded"
@@ -494,6 +501,7 @@ class Resolutions:
                 raise Conflict(f"{self.what(rid)} is already {rec.status}")
             pipe.multi()
             RESOLUTION.transition(self.store, pipe, self.key(rid), rec, ResolutionStatus.CANCELLED)
+            live.publish(self.store, pipe, self.table, rid, "resolved", {"status": "cancelled", "steps": rec.seq})
 
         self._director(rid, token, change)
         return self.view(rid, DIRECTOR)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 
-from ..core import keys
+from ..core import keys, live
 from ..delivery import events
 from ..core.errors import Conflict, Forbidden, Invalid, NotFound
 from ..core.records import GameRecord
@@ -40,8 +40,9 @@ class Votes:
     def lapse(self, pipe, gid: str, proposals: list[dict], why: str) -> None:
         """Queue (after MULTI) the writes that let ``proposals`` lapse, unpassed."""
         for p in proposals:
-            pipe.hset(keys.proposals(gid), p["id"], json.dumps(
-                {**p, "status": "lapsed", "closed_at": self.store.now(), "closed_because": why}))
+            lapsed = {**p, "status": "lapsed", "closed_at": self.store.now(), "closed_because": why}
+            pipe.hset(keys.proposals(gid), p["id"], json.dumps(lapsed))
+            live.publish(self.store, pipe, self.games.table, gid, "vote", self.view(lapsed, False))
 
     # ------------------------------------------------------------ who votes
     @staticmethod
@@ -110,6 +111,7 @@ class Votes:
             pipe.multi()
             pipe.hset(keys.proposals(gid), pid, json.dumps(proposal))
             pipe.hset(keys.ballots(gid, pid), power, "yes")
+            live.publish(self.store, pipe, self.games.table, gid, "vote", self.view(proposal, False))
             return pid
 
         pid = self.store.transact([keys.game(gid), keys.proposals(gid), keys.players(gid)], body)
@@ -154,6 +156,7 @@ class Votes:
                 pipe.hset(keys.proposals(gid), pid, json.dumps(closed))
                 self.lapse(pipe, gid, others, "another proposal passed")
                 events.emit(self.store, pipe, self.games.table, gid, "vote_passed", pid, self.view(closed, False))
+                live.publish(self.store, pipe, self.games.table, gid, "vote", self.view(closed, False))
                 self.ending.finish(pipe, g, result, "vote")
             return "passed" if passed else "open"
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from ...core import keys
+from ...core import keys, live
 from ...core.machine import GAME, GameStatus
 from ...core.records import GameRecord
 from ...delivery import events
@@ -43,6 +43,9 @@ class Ending:
         self.seats.count_finish(pipe, self.t.players(self.t.r, gid))  # seats change only while it is in play
         if not g.tournament:  # a tournament's boards stay as long as its standings need them
             self.t.keep(pipe, gid, self.t.store.settings.game_ttl_finished)
+        live.publish(self.t.store, pipe, self.t.table, gid, "end", {
+            "end": result["end"], "ended_by": ended_by, "winner": winner,
+            "phase": position["phase"] if position else g.phase, "result": f"/v1/games/{gid}/result"})
         events.emit(self.t.store, pipe, self.t.table, gid, "game_ended", f"end-{seq}",
                     {"end": result["end"], "ended_by": ended_by, "winner": winner,
                      "phase": position["phase"] if position else g.phase, "result": result})

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from ...core import keys
+from ...core import keys, live
 from ...core.errors import Conflict, Forbidden, Invalid
 from ...core.machine import GameStatus
 from ...core.records import GameRecord
@@ -36,6 +36,10 @@ class Orders:
         if g.status == GameStatus.OPEN and (g.waiting or g.late) and set(g.late or g.to_order) <= submitted:
             self.t.close(pipe, g, "deadline, then the last missing orders")
 
+    def _tell(self, pipe, g: GameRecord, **change) -> None:
+        """Queue (after MULTI) the ``orders`` event: who submitted or is ready, never what was ordered."""
+        live.publish(self.t.store, pipe, self.t.table, g.id, "orders", {"seq": g.seq, "phase": g.phase, **change})
+
     def _own_power(self, gid: str, token: str | None, power: str) -> None:
         player = self.t.player_for(gid, token)
         if power not in player["powers"]:
@@ -61,6 +65,7 @@ class Orders:
             submitted = set(pipe.hkeys(keys.orders(gid, g.seq))) | {power} if waits else set()
             pipe.multi()
             pipe.hset(keys.orders(gid, g.seq), power, json.dumps([r["order"] for r in checked["results"]]))
+            self._tell(pipe, g, power=power, submitted=True)
             if waits:
                 self._maybe_close_waiting(pipe, g, submitted)
             return g.phase
@@ -76,6 +81,7 @@ class Orders:
             self._writable_phase(g, power, phase)
             pipe.multi()
             pipe.hdel(keys.orders(gid, g.seq), power)
+            self._tell(pipe, g, power=power, submitted=False)
             return g.phase
 
         current = self.t.store.transact([keys.game(gid)], body)
@@ -100,6 +106,7 @@ class Orders:
                 pipe.sadd(keys.ready(gid, g.seq), *mine)
             else:
                 pipe.srem(keys.ready(gid, g.seq), *mine)
+            self._tell(pipe, g, powers=sorted(mine), ready=ready)
             if ready and to_order <= now_ready and g.status == GameStatus.OPEN:  # paused: at the resume
                 self.t.close(pipe, g, "every power was ready")
             return {"phase": g.phase, "ready": sorted(now_ready & to_order), "powers": sorted(mine)}

@@ -71,7 +71,7 @@ class Phases:
         first = not g.late
         pipe.multi()
         if away and absences.policy(settings)["effect"] == "extend":
-            self._move_deadline(pipe, g, int(max(away.values())))
+            self._move_deadline(pipe, g, int(max(away.values())), "absence")
             return False
         grace = settings.get("grace", 0) if first else 0
         if late and first:
@@ -79,17 +79,19 @@ class Phases:
                 "seq": seq, "phase": g.phase, "deadline": iso(deadline), "missing": late,
                 "grace_until": iso(deadline + grace) if grace else None, "policy": settings["missed_orders"]})
         if late and grace:
-            self._move_deadline(pipe, g, deadline + grace, late=late)
+            self._move_deadline(pipe, g, deadline + grace, "grace", late=late)
             return False
         if late and settings["missed_orders"] == "wait":
-            GAME.set_clock(self.t.store, pipe, keys.game(gid), g, waiting=True, late=late, overdue=late)
+            self.t.clock.tell(pipe, GAME.set_clock(self.t.store, pipe, keys.game(gid), g, waiting=True, late=late,
+                                                   overdue=late), "wait")
             return False
         return True
 
-    def _move_deadline(self, pipe, g: GameRecord, deadline: int, **changes) -> None:
+    def _move_deadline(self, pipe, g: GameRecord, deadline: int, why: str, **changes) -> None:
         """Queue (after MULTI, from the deadline job itself) a later deadline for the open phase."""
-        GAME.set_clock(self.t.store, pipe, keys.game(g.id), g, deadline=deadline, **changes,
-                       deadline_job=self.t.store.schedule_deadline(pipe, self.t.table, g.id, g.seq, deadline))
+        self.t.clock.tell(pipe, GAME.set_clock(
+            self.t.store, pipe, keys.game(g.id), g, deadline=deadline, **changes,
+            deadline_job=self.t.store.schedule_deadline(pipe, self.t.table, g.id, g.seq, deadline)), why)
 
     def advance(self, gid: str, seq: int, stall: float = 0.0, closed: tuple | None = None) -> JobOutcome:
         """Adjudicate phase ``seq`` of game ``gid`` exactly once; returns what happened.  ``closed``:

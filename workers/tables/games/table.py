@@ -6,12 +6,12 @@ import json
 
 from adjudicator import diplomacy
 
-from ...core import audit, keys
+from ...core import audit, keys, live
 from ...core.clock import Clock
 from ...core.errors import NotFound, Unauthorized
 from ...core.machine import GAME, GameStatus
 from ...core.records import GameRecord
-from ...core.store import hash_token
+from ...core.store import hash_token, iso
 from ...delivery import reminders
 from .. import absences, lobby
 from ..accounts import Accounts
@@ -153,11 +153,13 @@ class GameTable:
             opened = GAME.transition(self.store, pipe, keys.game(g.id), g, GameStatus.OPEN, closed_by="", **phase,
                                      **self.store.deadline_fields(pipe, self.table, g.id, seq, length))
             reminders.schedule(self.store, pipe, g.id, seq, opened.deadline, g.settings.get("reminders", []))
-            return opened
-        # only powers without a player would order: nothing to wait for
-        opened = GAME.transition(self.store, pipe, keys.game(g.id), g, GameStatus.ADJUDICATING,
-                                 closed_by="no player has anything to order", **phase)
-        self.store.enqueue_advance(pipe, self.table, g.id, seq)
+        else:  # only powers without a player would order: nothing to wait for
+            opened = GAME.transition(self.store, pipe, keys.game(g.id), g, GameStatus.ADJUDICATING,
+                                     closed_by="no player has anything to order", **phase)
+            self.store.enqueue_advance(pipe, self.table, g.id, seq)
+        live.publish(self.store, pipe, self.table, g.id, "phase", {
+            "seq": seq, "phase": position["phase"], "status": str(opened.status), "to_order": to_order,
+            "deadline": iso(opened.deadline), "results": f"/v1/games/{g.id}/history" if seq > 1 else None})
         return opened
 
     def _absent_at_open(self, g: GameRecord, to_order: list[str], length: int, reader) -> tuple[list, int]:

@@ -1,0 +1,81 @@
+"""Live events (contracts/clients.md, "Live events"): a Redis stream per table.
+
+A change that clients should hear of at once calls :func:`publish` after
+MULTI, so its event is in the stream if and only if the change commits, once:
+a job re-run after a crash finds the change made and publishes nothing, a job
+killed before EXEC leaves neither.  The stream entry's id (Redis's, time-based)
+is the event's ``id``: a client that reconnects with ``Last-Event-ID`` reads
+on from there (:func:`read`).  Entries older than :data:`KEEP` seconds are
+trimmed as new ones come, and the stream of a table that is quiet that long
+expires.
+
+An event is ``type``, ``data`` (JSON) and ``to``: empty for everyone who may
+watch the table, else the audiences that may see it (powers, ``director``,
+a resolution's participant ids); :func:`visible` is the one filter.  ``data``
+holds only what its audience may see: no order text, no ballot, no sealed
+answer.
+"""
+from __future__ import annotations
+
+import json
+
+from . import keys
+
+KEEP = 6 * 3600  # seconds of events kept for Last-Event-ID (the contract asks for at least one hour)
+GAME = ("phase", "orders", "press", "vote", "deadline", "end", "seat")
+RESOLUTION = ("step", "answered", "resolved", "deadline")
+TYPES = {"game": GAME, "resolution": RESOLUTION}
+
+# XADD with Redis's own time, then trim by that time: no clock but the server's decides what is old
+_PUBLISH = """
+local id = redis.call('XADD', KEYS[1], '*', 'type', ARGV[3], 'data', ARGV[4], 'to', ARGV[5])
+local ms = tonumber(string.match(id, '^(%d+)'))
+redis.call('XTRIM', KEYS[1], 'MINID', '~', tostring(ms - tonumber(ARGV[1]) * 1000))
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return id
+"""
+_scripts: dict[int, object] = {}
+
+
+def _script(client):
+    script = _scripts.get(id(client))
+    if script is None:
+        script = _scripts[id(client)] = client.register_script(_PUBLISH)
+    return script
+
+
+def publish(store, pipe, table: str, tid: str, type_: str, data: dict, to: list[str] | None = None) -> None:
+    """Queue (after MULTI, in ``pipe``'s transaction) event ``type_`` of a table, seen by ``to``
+    (None: everyone who may watch the table)."""
+    assert type_ in TYPES[table], type_
+    _script(store.r)(keys=[keys.events(table, tid)], client=pipe,
+                     args=[KEEP, KEEP, type_, json.dumps(data), json.dumps(sorted(to)) if to else ""])
+
+
+def visible(entry: dict, audiences: set[str]) -> bool:
+    """Whether a viewer of ``audiences`` may see the stream ``entry`` (its fields as read)."""
+    to = entry.get("to")
+    return not to or bool(audiences & set(json.loads(to)))
+
+
+def last_id(r, table: str, tid: str) -> str:
+    """The id of the newest event of a table ("0-0" if none): where a new stream starts."""
+    found = r.xrevrange(keys.events(table, tid), count=1)
+    return found[0][0] if found else "0-0"
+
+
+def order(entry_id: str) -> tuple[int, int]:
+    """An event id as a sortable pair (ids are "milliseconds-sequence")."""
+    ms, _, seq = entry_id.partition("-")
+    return int(ms), int(seq or 0)
+
+
+def since(r, table: str, tid: str, after: str, count: int = 1000) -> list[tuple[str, dict]]:
+    """The events after id ``after`` that are in the stream now, oldest first (no waiting)."""
+    return r.xrange(keys.events(table, tid), min=f"({after}", max="+", count=count)
+
+
+def read(r, table: str, tid: str, after: str, block_ms: int, count: int = 100) -> list[tuple[str, dict]]:
+    """The events after id ``after`` (waiting up to ``block_ms`` for one), oldest first."""
+    found = r.xread({keys.events(table, tid): after}, count=count, block=block_ms)
+    return found[0][1] if found else []
