@@ -129,3 +129,36 @@ def test_sealed_answers_say_who_never_what(api, inproc, opened):
     [answered] = stream.take(1)
     assert answered.type == "answered"
     assert answered.data == {"step": 3, "participant": "Martin", "answered": ["Martin"]}
+
+
+def test_press_reaches_its_readers_alone(api, inproc, opened):
+    """Another power's press never reaches a stream; a grey message's sender is hidden from its
+    recipient's stream as in its press view (the press contract, contracts/press.md)."""
+    game = new_game(api, press={"grey": "allowed"})
+    streams = {p: opened(inproc, f"{game.path}/events", game.tokens[p]) for p in ("FRANCE", "ENGLAND", "GERMANY")}
+    director = opened(inproc, f"{game.path}/events", game.director)
+    sent = api.post(f"{game.path}/press", token=game.tokens["FRANCE"],
+                    json={"to": ["ENGLAND"], "body": "Channel?", "grey": True})
+    assert sent.status_code == 201, sent.text
+    assert api.post(f"{game.path}/press", token=game.tokens["GERMANY"],
+                    json={"to": "all", "body": "Peace to all"}).status_code == 201
+    [own, public] = streams["FRANCE"].take(2)
+    assert own.type == "press" and own.data["from"] == "FRANCE" and own.data["body"] == "Channel?"
+    [secret, public_e] = streams["ENGLAND"].take(2)
+    assert secret.data["body"] == "Channel?" and secret.data["from"] is None  # grey
+    assert secret.data == api.get(f"{game.path}/press", token=game.tokens["ENGLAND"]).json()["messages"][0]
+    [only] = streams["GERMANY"].take(1)
+    assert only.data["body"] == "Peace to all"  # never FRANCE's message to ENGLAND
+    [seen] = director.take(1)
+    assert seen.data["body"] == "Peace to all"  # private press is not the director's unless the rules say so
+    assert public.data["body"] == public_e.data["body"] == "Peace to all"
+
+
+def test_seat_events(api, inproc, opened):
+    game = new_game(api)
+    england = opened(inproc, f"{game.path}/events", game.tokens["ENGLAND"])
+    assert api.post(f"{game.path}/seats/FRANCE/leave", token=game.tokens["FRANCE"]).status_code == 200
+    assert api.post(f"{game.path}/players", json={"name": "Newcomer", "power": "FRANCE"}).status_code == 201
+    left, taken = england.take(2)
+    assert (left.type, left.data["power"], left.data["open"], left.data["cause"]) == ("seat", "FRANCE", True, "left")
+    assert (taken.type, taken.data["open"], taken.data["player"]) == ("seat", False, "Newcomer")

@@ -27,7 +27,7 @@ import re
 
 from adjudicator import diplomacy
 
-from ..core import keys
+from ..core import keys, live
 from ..core.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from ..core.machine import GameStatus
 from ..core.records import GameRecord
@@ -97,11 +97,29 @@ def write(pipe, gid: str, m: dict) -> None:
 
 
 def announce(store, pipe, g: GameRecord, m: dict) -> None:
-    """Queue (after MULTI) the ``press`` event: the message's id, phase and time, never more.  The one
-    place a message becomes an event (webhooks; a live stream may hook in here)."""
+    """Queue (after MULTI) the ``press`` event: for webhooks the message's id, phase and time, never
+    more; on the live streams (workers.core.live) the message as each reader sees it (:func:`readers`).
+    The one place a message becomes an event."""
     events.emit(store, pipe, "game", g.id, "press", message_id(m["n"]),
                 {"id": message_id(m["n"]), "phase": m["phase"], "sent_at": iso(m["sent_at"])},
                 listeners=("webhooks",))
+    for view, audience in readers(g, m):
+        live.publish(store, pipe, "game", g.id, "press", view, to=audience)
+
+
+def readers(g: GameRecord, m: dict) -> list[tuple[dict, list[str]]]:
+    """Who may read message ``m``, grouped by what they see: ``(view, audiences)`` pairs, an audience
+    being a power or ``director`` (who reads public press, and private press if the rules say so)."""
+    groups: dict[str, tuple[dict, list[str]]] = {}
+    public = m["to"] == "all"
+    for power in diplomacy.variant_info(g.variant)["powers"]:
+        if public or power == m["from"] or power in m["to"]:
+            view = shown(m, {power})
+            groups.setdefault(json.dumps(view, sort_keys=True), (view, []))[1].append(power)
+    if public or in_force(g.settings)["director_reads"]:
+        view = shown(m, set())
+        groups.setdefault(json.dumps(view, sort_keys=True), (view, []))[1].append("director")
+    return list(groups.values())
 
 
 def alive(position: dict, power: str) -> bool:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from ...core import audit, keys
+from ...core import audit, keys, live
 from ...core.errors import Conflict, Forbidden, NotFound
 from ...core.machine import GameStatus
 from ...core.records import GameRecord
@@ -183,9 +183,10 @@ class Seats:
     def announce(self, pipe, g: GameRecord, powers: list[str], is_open: bool, cause: str, key: str, since: float,
                  player: str | None = None) -> None:
         """Queue (after MULTI) the ``seat`` event of a seat that opened or was taken: the one place it is emitted."""
-        events.emit(self.t.store, pipe, self.t.table, g.id, "seat", key,
-                    {"powers": powers, "power": powers[0] if powers else None, "open": is_open, "cause": cause,
-                     "player": player, "since": iso(since), "phase": g.phase or None})
+        data = {"powers": powers, "power": powers[0] if powers else None, "open": is_open, "cause": cause,
+                "player": player, "since": iso(since), "phase": g.phase or None}
+        events.emit(self.t.store, pipe, self.t.table, g.id, "seat", key, data)
+        live.publish(self.t.store, pipe, self.t.table, g.id, "seat", data)
 
     # ------------------------------------------------------------ the record of a phase
     def tally(self, pipe, g: GameRecord, submitted: set[str], players: list[dict]) -> Tally:
