@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 from typing import NamedTuple
+from xml.sax.saxutils import escape as xml_escape
 
 import drawsvg as draw
 
@@ -90,8 +91,8 @@ class Map:
         self.width = GEOMETRY["width"]
         self.map_h = GEOMETRY["height"]
         self.height = TITLE_H + self.map_h + LEGEND_H
-        self.d = draw.Drawing(self.width, self.height, data_phase=self.phase, data_variant=self.variant,
-                              font_family=FONT, role="img")
+        self.d = draw.Drawing(self.width, self.height, data_phase=_attr(self.phase),
+                              data_variant=_attr(self.variant), font_family=FONT, role="img")
 
     # -- the whole picture --------------------------------------------------
     def svg(self) -> str:
@@ -158,7 +159,7 @@ class Map:
             x, y = point(pid)
             power = owner.get(pid, "")
             g.append(draw.Circle(x - 20, y - 16, 4.5, fill=palette.colour(power) if power else palette.NEUTRAL,
-                                 data_supply_center=pid, data_owner=power))
+                                 data_supply_center=pid, data_owner=_attr(power)))
         self.d.append(g)
 
     def labels(self):
@@ -200,7 +201,7 @@ class Map:
         if dislodged:
             x, y = x + DISLODGED_OFFSET[0], y + DISLODGED_OFFSET[1]
         fill = palette.colour(power)
-        attrs = {"data_unit": f"{kind} {loc}", "data_power": power}
+        attrs = {"data_unit": _attr(f"{kind} {loc}"), "data_power": _attr(power)}
         if dislodged:
             attrs["data_dislodged"] = "true"
         g = draw.Group(**attrs)
@@ -232,8 +233,8 @@ class Map:
             if o.text == "WAIVE" or m is None or not _known(m["loc"]):
                 unplaced.append(o)
                 continue
-            g = draw.Group(data_order=o.text, data_power=o.power, data_outcome=o.outcome,
-                           **({"data_reason": o.reason} if o.reason else {}))
+            g = draw.Group(data_order=_attr(o.text), data_power=_attr(o.power), data_outcome=_attr(o.outcome),
+                           **({"data_reason": _attr(o.reason)} if o.reason else {}))
             g.append_title(f"{o.power.title()}: {o.text} — {o.outcome}{': ' + o.reason if o.reason else ''}")
             failed = o.outcome not in ("succeeds", "dislodged", "")
             colour = palette.colour(o.power)
@@ -427,7 +428,8 @@ class Map:
             tx = 140
             for o in unplaced:
                 label = f"{o.power.title()}: {o.text} ({o.outcome})"
-                t = draw.Text(label, 12.5, tx, ty, data_order=o.text, data_power=o.power, data_outcome=o.outcome)
+                t = draw.Text(label, 12.5, tx, ty, data_order=_attr(o.text), data_power=_attr(o.power),
+                              data_outcome=_attr(o.outcome))
                 items.append(t)
                 tx += 7 * len(label) + 18
             g.append(items)
@@ -469,6 +471,12 @@ class Map:
             s.append(draw.Circle(x + 14, y, 7, fill=grey, stroke="#B00020", stroke_width=1.8,
                                  stroke_dasharray="3,2"))
         g.append(s)
+
+
+def _attr(value: str) -> str:
+    """An attribute value escaped for XML: drawsvg writes attribute values as they are, and an
+    order the engine could not read comes back as the text the player sent."""
+    return xml_escape(str(value), {'"': "&quot;"})
 
 
 def _unit(text: str) -> tuple[str, str]:

@@ -165,6 +165,16 @@ def test_an_invalid_order_is_still_shown():
     assert set(outcomes.values()) == {"invalid"} and len(outcomes) == len(response["results"])
 
 
+def test_what_players_typed_is_text_in_the_picture_never_markup():
+    typed = '"><script>alert(1)</script><x y="'
+    svg = render_request({"variant": "standard", "phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "centers": {},
+                          "orders": {"FRANCE": [typed]}}, title='<b onload="x">Game</b>')
+    pic = Picture(svg)  # well-formed XML
+    assert not [e for e in pic.root.iter() if e.tag.split("}")[-1] in ("script", "b", "x")]
+    assert any(typed in e.attrib["data-order"] for e in pic.all("data-order"))  # read back as it was typed
+    assert "<script>" not in svg and '<b onload' not in svg
+
+
 def test_the_open_phase_shows_the_position_only():
     pic = Picture(render_svg(START))
     assert pic.orders() == [] and pic.all("data-bounce") == []

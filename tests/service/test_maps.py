@@ -23,6 +23,7 @@ def test_a_game_map_shows_orders_only_once_adjudicated(api):
     game = new_game(api, start=RETREAT_AHEAD)
     opened = api.get(f"{game.path}/map.svg")
     assert opened.status_code == 200 and opened.headers["Content-Type"].startswith("image/svg+xml")
+    assert opened.headers["Content-Security-Policy"].startswith("default-src 'none'")
     pic = Picture(opened.text)
     assert pic.root.attrib["data-phase"] == "F1901M" and pic.orders() == []
 
