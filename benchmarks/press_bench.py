@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/press_bench.py [--messages 100000] [--reads 2000] [--sends 2000]
 
 Starts a Redis of its own (no persistence) and the API under gunicorn as ``service.launch`` runs
-it (``WEB_CONCURRENCY`` x ``THREADS``, rate limits off), creates a standard game with seven
+it (``WEB_CONCURRENCY`` gevent processes, rate limits off), creates a standard game with seven
 players, and fills it with ``--messages`` messages written by the same code as a send
 (``workers.tables.press.write``, in pipelines): a random sender each, 10 % broadcasts, the rest to
 one to three other powers.  It then times ``--sends`` real sends over HTTP (one client), and

@@ -24,6 +24,7 @@ from . import schemas
 from .docs import docs_page
 from . import limits, logs, metrics
 from .http import MAX_BODY, load, problem, register, reply
+from .slow_clients import BodyDeadline
 from .accounts_api import bp as accounts_bp
 from .events_api import bp as events_bp
 from .export_api import bp as export_bp
@@ -120,4 +121,5 @@ def create_app(redis_url: str | None = None, config: Settings | None = None, sto
     app.register_blueprint(webhooks_bp)
     register(app, config.openapi_spec)
     limits.init_app(app, url, config)
+    app.wsgi_app = BodyDeadline(app.wsgi_app, config.request_body_timeout, MAX_BODY)
     return app

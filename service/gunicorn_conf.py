@@ -36,7 +36,7 @@ from workers.runtime import observe  # noqa: F401  (sets PROMETHEUS_MULTIPROC_DI
 PROBLEM = "application/problem+json"
 
 worker_class = "service.gunicorn_worker.ServiceWorker"  # gevent's, adopted by the launcher
-worker_connections = 5000  # per worker process: open event streams and ordinary requests together
+keepalive = 5  # s: an idle kept-alive connection, and a request's line and headers, at most
 
 _DETAILS = {
     414: "path: the request line (method, path and query) is too long: {mesg}",

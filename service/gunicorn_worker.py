@@ -1,5 +1,6 @@
 """The API's gunicorn worker class (``service.gunicorn_conf`` names it): gevent's, so that an open
-event stream (service/events_api.py) is a greenlet, not a thread.
+event stream (service/events_api.py) or a slow client (service/slow_clients.py) is a greenlet, not
+a thread.
 
 Under the launcher (``LAUNCHER_PID`` set, the launcher being the subreaper of its children's
 orphans), a worker whose master died is adopted by the launcher and keeps serving on the port
@@ -24,11 +25,7 @@ class ServiceWorker(GeventWorker):
             self.log.info("Master %s gone; serving until the launcher's next API is ready", self.ppid)
             self.ppid = launcher
 
-    def notify(self):
+    def notify(self):  # gunicorn's gevent worker checks its parent here
         self._adopted()
         super().notify()
-
-    def is_parent_alive(self):
-        self._adopted()
-        return super().is_parent_alive()
 

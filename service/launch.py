@@ -212,7 +212,7 @@ def service_commands(host: str, port: int, config: settings.Settings | None = No
     bind = f"fd://{listen_fd}" if listen_fd is not None else f"{host}:{port}"
     return {
         "api": [py, "-m", "gunicorn", "--bind", bind,
-                "--workers", str(config.web_concurrency), "--threads", str(config.threads),
+                "--workers", str(config.web_concurrency), "--worker-connections", str(config.worker_connections),
                 "--graceful-timeout", "5", "--no-control-socket", "--config", "python:service.gunicorn_conf",
                 "service.app:create_app()"],
         "worker": [py, "-m", "workers.runtime.worker"],

@@ -12,17 +12,26 @@ lookup of a webhook is a stub, to play a rebinding DNS server.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import socket
 import ssl
+import subprocess
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+import requests
 
+from service.launch import free_port, service_commands
+from tests.service.gamekit import new_game
+from tests.service.svc_stack import ROOT, TEST_ENV, Api, Launcher, environment, redis_server, wait_for
 from workers.core import keys
 from workers.core.settings import Settings
 from workers.core.store import Store, new_id
+from workers.delivery.webhooks import Destination, deliver, destination_refusal, post
 
 TLS = Path(__file__).resolve().parent.parent / "data" / "tls"
 
@@ -91,8 +100,6 @@ def _hook(store: Store, url: str) -> str:
 
 def _deliver(store: Store, hid: str, resolver: RebindingResolver) -> dict:
     """Deliver one event to ``hid``; its attempt as the delivery log records it."""
-    from workers.delivery.webhooks import deliver
-
     event = {"id": new_id(), "type": "phase_adjudicated", "table": "game", "table_id": "000000000000",
              "at": 0, "data": {}}
     try:
@@ -151,8 +158,6 @@ def test_7_webhook_connects_to_the_checked_address_and_sends_the_original_host(r
 def test_7_webhook_over_tls_sends_the_host_as_sni_and_checks_the_certificate_for_it():
     """Connected to the checked address, TLS still names the URL's host (SNI) and checks the
     certificate against it, not against the address."""
-    from workers.delivery.webhooks import Destination, post
-
     server = Receiver("127.0.0.1", tls=True)
     try:
         ca = str(TLS / "hooks.example.crt")
@@ -185,31 +190,114 @@ def test_7_webhook_over_tls_sends_the_host_as_sni_and_checks_the_certificate_for
     "ff02::1", "ff0e::1",        # multicast, link and global scope
     "224.0.0.1", "239.255.255.250",  # IPv4 multicast
 ])
-def test_8_ipv6_disguises_of_internal_addresses_are_refused(address, rebinding):
-    from workers.delivery.webhooks import destination_refusal
-
+def test_8_ipv6_disguises_of_internal_addresses_are_refused(address):
     literal = f"[{address}]" if ":" in address else address
     assert destination_refusal(f"http://{literal}/hook", "public") is not None
-    rebinding(address)  # and a name that resolves to it
-    assert destination_refusal("http://hooks.example/hook", "public") is not None
+    resolver = RebindingResolver("hooks.example", address)  # and a name that resolves to it
+    assert destination_refusal("http://hooks.example/hook", "public", resolver) is not None
+    assert resolver.lookups == 1
 
 
 @pytest.mark.parametrize("address", ["64:ff9b::808:808", "2002:808:808::1", "2606:4700::1111", "8.8.8.8"])
 def test_8_public_addresses_stay_allowed(address):
-    from workers.delivery.webhooks import destination_refusal
-
     literal = f"[{address}]" if ":" in address else address
     assert destination_refusal(f"http://{literal}/hook", "public") is None
+    assert destination_refusal("http://hooks.example/hook", "public", RebindingResolver("hooks.example", address)) is None
+
+
+# ---------------------------------------------------------------- 5. slow clients
+BODY_TIMEOUT, HEADER_TIMEOUT = 3, 2  # seconds: the test API's, shorter than the defaults
+
+
+@pytest.fixture(scope="module")
+def gunicorn_api(tmp_path_factory):
+    """The API alone, as the launcher runs it (gunicorn with service/gunicorn_conf.py), on a Redis of
+    its own, with short read timeouts; its base URL."""
+    folder = tmp_path_factory.mktemp("slow-clients")
+    with redis_server(folder / "redis") as url:
+        port = free_port()
+        env = {**environment(), **TEST_ENV, "REDIS_URL": url, "PROMETHEUS_MULTIPROC_DIR": str(folder),
+               "PYTHONPATH": str(ROOT), "REQUEST_BODY_TIMEOUT": str(BODY_TIMEOUT),
+               "GUNICORN_CMD_ARGS": f"--keep-alive {HEADER_TIMEOUT}"}
+        with open(folder / "api.log", "wb") as log:
+            proc = subprocess.Popen(service_commands("127.0.0.1", port, Settings.from_env(env))["api"], env=env,
+                                    cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            wait_for(lambda: _answers(base) or proc.poll() is not None, 60, "the API to answer", real=True)
+            assert proc.poll() is None, (folder / "api.log").read_text()
+            yield base
+        finally:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(15)
+
+
+def _answers(base: str) -> bool:
+    try:
+        return requests.get(f"{base}/v1/health", timeout=2).status_code == 200
+    except requests.RequestException:
+        return False
+
+
+def _stalled(port: int, request: bytes) -> socket.socket:
+    """A connection that sends ``request`` (headers, perhaps the start of a body) and then nothing."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock.sendall(request)
+    return sock
+
+
+def test_5_two_hundred_stalled_uploads_leave_health_and_submissions_answering_within_1_s(gunicorn_api):
+    """Connections from one address that send their headers and then trickle nothing of the body
+    announced held gunicorn's threads: with 32 of them no health check answered.  Now 200 leave
+    /v1/health and a submission answering within 1 s each."""
+    game = new_game(Api(gunicorn_api))
+    port = int(gunicorn_api.rsplit(":", 1)[1])
+    head = (f"PUT {game.path}/orders/FRANCE HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+            f"{game.tokens['FRANCE']}\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n"
+            '{"orders": [').encode()
+    stalled = [_stalled(port, head) for _ in range(200)]
+    try:
+        health = requests.get(f"{gunicorn_api}/v1/health", timeout=1)  # a read timeout: no answer within 1 s
+        submitted = requests.put(f"{gunicorn_api}{game.path}/orders/FRANCE", timeout=1,
+                                 headers={"Authorization": f"Bearer {game.tokens['FRANCE']}"},
+                                 json={"orders": ["A PAR - BUR"]})
+        assert health.status_code == 200 and submitted.status_code == 200, submitted.text
+        assert game.state()["submitted"] == ["FRANCE"]
+    finally:
+        for sock in stalled:
+            sock.close()
+
+
+def test_5_a_body_not_sent_in_time_is_a_408_and_the_connection_closes(gunicorn_api):
+    port = int(gunicorn_api.rsplit(":", 1)[1])
+    sock = _stalled(port, b"POST /v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                          b"Content-Length: 100\r\n\r\n{")
+    started = time.monotonic()
+    with sock:
+        answer = b""
+        while chunk := sock.recv(65536):  # blocks until the server answers and closes
+            answer += chunk
+    waited = time.monotonic() - started
+    status, _, rest = answer.partition(b"\r\n")
+    assert status == b"HTTP/1.1 408 Request Timeout", answer
+    assert b"application/problem+json" in rest and b"body" in rest
+    assert BODY_TIMEOUT - 0.5 < waited < BODY_TIMEOUT + 5
+
+
+def test_5_headers_not_sent_in_time_close_the_connection(gunicorn_api):
+    port = int(gunicorn_api.rsplit(":", 1)[1])
+    sock = _stalled(port, b"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+    started = time.monotonic()
+    with sock:
+        answer = sock.recv(65536)  # blocks until the server gives up on the headers
+    assert b"200 OK" not in answer
+    assert time.monotonic() - started < HEADER_TIMEOUT + 5
 
 
 # ---------------------------------------------------------------- 10. the API back soon after its master's SIGKILL
 def _outages(base: str, until, timeout: float) -> list[float]:
     """Poll ``base``'s /v1/health every 50 ms until ``until()`` holds and it answers; the length of
     every run of failed polls, in seconds."""
-    import time
-
-    import requests
-
     outages, down_since, end = [], None, time.monotonic() + timeout
     while time.monotonic() < end:
         try:
@@ -230,10 +318,6 @@ def _outages(base: str, until, timeout: float) -> list[float]:
 
 @pytest.mark.background
 def test_10_api_back_within_2_s_after_sigkill_of_the_gunicorn_master(tmp_path):
-    import os
-    import signal
-
-    from tests.service.svc_stack import Launcher
 
     service = Launcher(tmp_path).start()
     try:

@@ -71,7 +71,8 @@ class Settings:
     port: int = 8000
     workers: int = 1
     web_concurrency: int = 2
-    threads: int = 8
+    worker_connections: int = 5000  # per gunicorn process: open event streams and ordinary requests together
+    request_body_timeout: float = 10.0  # s to receive a request's body (service/slow_clients.py)
     max_restarts: int = 5
     launcher_pid: int = 0  # set by the launcher for the API it starts (service/gunicorn_worker.py)
 
@@ -110,7 +111,9 @@ class Settings:
             rate_limit_strategy=get("RATE_LIMIT_STRATEGY", "fixed-window"),
             rate_limits={endpoint: get(variable, default) for endpoint, (variable, default) in RATE_LIMITS.items()},
             host=get("HOST", "127.0.0.1"), port=get("PORT", 8000, int), workers=get("WORKERS", 1, int),
-            web_concurrency=get("WEB_CONCURRENCY", 2, int), threads=get("THREADS", 8, int),
+            web_concurrency=get("WEB_CONCURRENCY", 2, int),
+            worker_connections=get("WORKER_CONNECTIONS", 5000, int),
+            request_body_timeout=get("REQUEST_BODY_TIMEOUT", 10.0, float),
             max_restarts=get("MAX_RESTARTS", 5, int), launcher_pid=get("LAUNCHER_PID", 0, int))
 
 
