@@ -188,7 +188,12 @@ class Inbox:
             raw = self.r.hget(keys.players(gid), pid)
             if raw is None:
                 continue
-            s.gid, s.player, s.token, s.director = gid, json.loads(raw), outbox.mail_token(self.r, gid, pid), False
+            seat = json.loads(raw)
+            if seat.get("open") or seat.get("retired"):  # given up (docs/seats.md): its address no longer plays
+                out.append(f"Game {gid}: the seat of this reply address was given up; it no longer plays.\n")
+                s.gid = gid
+                continue
+            s.gid, s.player, s.token, s.director = gid, seat, outbox.mail_token(self.r, gid, pid), False
             s.press_reply = answering[2] if answering else None
             out.append(f"Game {gid}: signed in as {s.player['name']} ({', '.join(s.player['powers']) or 'no power yet'}) "
                        "by your reply address.\n")

@@ -165,6 +165,11 @@ def test_an_open_seat_taken_by_mail_with_an_account(mail_service):
         for power in POWERS[:-1]:
             assert "Nia" in text(relay.wait(ADDR[power], "TURKEY has a new player")[0])
         assert api.get(f"/v1/accounts/{account['id']}").json()["record"]["took_over"] == 1
+        # the one before replies to the judge's welcome: its reply address no longer plays
+        old_welcome = relay.wait(ADDR["TURKEY"], "Welcome")[0]
+        stack.send(ADDR["TURKEY"], "F ANK - BLA\n", to=old_welcome["Reply-To"], subject="still here")
+        answer = text(relay.wait(ADDR["TURKEY"], "Re: still here")[0])
+        assert "given up" in answer and "Stored" not in answer, answer
 
         # the seat is taken: another SIGNON for it is refused; a bad ACCOUNT token is named
         stack.send("late@seats.test", f"SIGNON {gid} TURKEY Late\n", subject="too late")
