@@ -111,8 +111,14 @@ class Inbox:
         session = Session(msg)
         session.digest = digest
         out = self.run(msg, session)
-        reply = outbox.compose(msg.sender, subject, "\n".join(out) + "\n", self._reply_to(session), msg.message_id,
-                               auto="auto-replied")
+        text = "\n".join(out) + "\n"
+        try:
+            reply = outbox.compose(msg.sender, subject, text, self._reply_to(session), msg.message_id,
+                                   auto="auto-replied")
+        except Exception:  # applied, so answered: what was done, if not the whole report
+            log.exception("the reply to %r could not be written in full", msg.sender)
+            reply = outbox.compose(msg.sender, subject, text.encode("utf-8", "replace").decode("utf-8"),
+                                   self._reply_to(session), msg.message_id, auto="auto-replied")
         with self.r.pipeline() as pipe:
             pipe.multi()
             outbox.queue(self.store, pipe, reply)
@@ -435,6 +441,11 @@ class Inbox:
         except ValidationError as e:
             out.append("  Refused: " + "; ".join(f"{k}: {v}" for k, v in _flat(e.messages).items())
                        + "; your earlier orders stay")
+        except redis.RedisError:
+            raise
+        except Exception:  # as for a command: said in the reply, and the message is still answered
+            log.exception("mail orders block failed")
+            out.append("  Failed: an internal error; your earlier orders stay")
         out.append("")
 
 
