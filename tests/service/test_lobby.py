@@ -100,3 +100,14 @@ def test_the_game_view_lists_every_seat(api):
     game = created_game(api, created)
     seats = {s["power"]: s for s in game.state()["seats"]}
     assert seats["FRANCE"]["player"] == "France" and seats["FRANCE"]["since"] and not seats["FRANCE"]["open"]
+
+
+def test_a_private_games_fork_stays_out_of_the_lobby(api):
+    tag = f"fork-{uuid.uuid4().hex[:6]}"
+    created = api.post("/v1/games", json={"name": f"{tag} private", "visibility": "private", "assignment": "chosen",
+                                          "deadlines": LONG}).json()
+    game = created_game(api, created)
+    fork = api.post(f"{game.path}/fork", json={"name": f"{tag} fork"}, token=game.director)
+    assert fork.status_code == 201, fork.text
+    assert fork.json()["game"]["visibility"] == "private"
+    assert everything(api, tag) == []

@@ -10,7 +10,7 @@ from ...core.machine import GameStatus
 from ...core.records import GameRecord
 from ...core.store import iso
 from .ending import Ending
-from .seats import Seats
+from .seats import DEFAULT_OPEN_SEAT_AFTER, Seats
 from .setup import Setup
 from .table import POSITION_FIELDS, GameTable, seated
 from .views import Views, public_rules
@@ -158,6 +158,9 @@ class Director:
                 "assignment": "chosen", "missed_orders": settings["missed_orders"],
                 "draw_subsets": settings.get("draw_subsets", False),
                 "civil_disorder_vote": settings.get("civil_disorder_vote", "yes"), "press": settings.get("press"),
+                "visibility": settings.get("visibility", "public"),  # a private game's fork stays unlisted
+                "min_reliability": settings.get("min_reliability"),
+                "open_seat_after": settings.get("open_seat_after", DEFAULT_OPEN_SEAT_AFTER),
                 "name": f"fork of {g.name or gid} at {phase}", **spec,
                 "start": {k: position[k] for k in POSITION_FIELDS if k in position}}
         created, new_token = self.setup.create_game(spec, forked_from=origin)
