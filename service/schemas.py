@@ -165,24 +165,6 @@ class StartPositionSchema(Schema):
     adjustments = fields.Dict(keys=fields.String(), values=fields.Integer(strict=True))
 
 
-class GameOptionsSchema(Schema):
-    """The settings a game is created with (also for a fork and a tournament's boards)."""
-
-    name = Name()
-    rules = fields.Nested(RulesSchema)
-    deadlines = fields.Nested(DeadlinesSchema)
-    missed_orders = fields.String(validate=validate.OneOf(["hold", "wait"]))
-    last_year = fields.Integer(strict=True, validate=validate.Range(1901, 3000))
-    draw_subsets = Bool()
-    civil_disorder_vote = fields.String(validate=validate.OneOf(["yes", "no"]))
-    start = fields.Nested(StartPositionSchema)
-
-
-class AbsencePolicySchema(Schema):
-    approval = fields.String(load_default="director", validate=validate.OneOf(["director", "auto"]))
-    effect = fields.String(load_default="extend", validate=validate.OneOf(["extend", "civil_disorder"]))
-
-
 class PressRulesObjectSchema(Schema):
     private = Bool()
     public = Bool()
@@ -203,6 +185,25 @@ class PressRules(fields.Field):
         if isinstance(value, dict):
             return press.rules_of(PressRulesObjectSchema().load(value))
         raise ValidationError(f"a preset, one of {list(press.PRESETS)}, or an object")
+
+
+class GameOptionsSchema(Schema):
+    """The settings a game is created with (also for a fork and a tournament's boards)."""
+
+    name = Name()
+    rules = fields.Nested(RulesSchema)
+    deadlines = fields.Nested(DeadlinesSchema)
+    missed_orders = fields.String(validate=validate.OneOf(["hold", "wait"]))
+    last_year = fields.Integer(strict=True, validate=validate.Range(1901, 3000))
+    draw_subsets = Bool()
+    civil_disorder_vote = fields.String(validate=validate.OneOf(["yes", "no"]))
+    start = fields.Nested(StartPositionSchema)
+    press = PressRules()
+
+
+class AbsencePolicySchema(Schema):
+    approval = fields.String(load_default="director", validate=validate.OneOf(["director", "auto"]))
+    effect = fields.String(load_default="extend", validate=validate.OneOf(["extend", "civil_disorder"]))
 
 
 class CreateGameSchema(Schema):

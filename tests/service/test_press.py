@@ -282,3 +282,11 @@ def test_press_is_rate_limited_per_token(redis_url):
     over = post("FRANCE")
     assert over.status_code == 429 and "3 per 1 minute" in over.get_json()["detail"] and over.headers["Retry-After"]
     assert post("GERMANY").status_code == 201  # another token, the same address
+
+
+def test_a_fork_keeps_the_press_rules_or_takes_its_own(api):
+    game = new_game(api, press="grey")
+    kept = api.post(f"{game.path}/fork", json={}, token=game.director)
+    assert kept.status_code == 201 and kept.json()["game"]["press"] == FULL | {"grey": "only"}
+    own = api.post(f"{game.path}/fork", json={"press": "none"}, token=game.director)
+    assert own.status_code == 201 and own.json()["game"]["press"] == FULL | {"private": False, "public": False}
