@@ -1,5 +1,8 @@
-"""Per-client rate limits on the requests that create or change things at
-volume: game creation, joins, submissions, resolution creation and answers.
+"""Per-client rate limits on every request that creates something (a game, a
+fork, a seat, a proposal, an absence, an account, a tournament, its players
+and boards, a webhook, press, a resolution) and on those that change things at
+volume (submissions, answers); and the same limits on the mail commands that
+create something (:class:`MailLimits`, counted per sender address).
 
 Flask-Limiter, counting in the service's Redis (keys ``dip:limits:*``) so that
 every gunicorn process shares the counts; a client is its address.  Over a
@@ -12,9 +15,14 @@ meets the same Redis and gets its own 503).
 """
 from __future__ import annotations
 
+import logging
+
 from flask import request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits import parse_many
+from limits.storage import storage_from_string
+from limits.strategies import STRATEGIES
 
 from workers.core.settings import PER_TOKEN, Settings
 from workers.core.store import hash_token
@@ -45,3 +53,34 @@ def token_or_none() -> str | None:
     header = request.headers.get("Authorization", "")
     scheme, _, value = header.partition(" ")
     return value.strip() or None if scheme.lower() == "bearer" else None
+
+
+class MailLimits:
+    """The limits of the endpoints that the mail commands creating something stand for, counted per
+    sender address (``SIGNON`` takes a seat as ``POST .../players`` does).  A sender's address can
+    be forged: these stop one mailbox from flooding, as the API's stop one address."""
+
+    COMMANDS = {"SIGNON": "games.join", "JOIN": "games.join", "DRAW": "games.propose",
+                "CONCEDE": "games.propose", "ABSENCE": "games.declare_absence"}
+
+    def __init__(self, redis_url: str, config: Settings):
+        self.config = config
+        self.limiter = None
+        if config.rate_limits_on:
+            storage = storage_from_string(config.rate_limit_storage or redis_url)
+            self.limiter = STRATEGIES[config.rate_limit_strategy](storage)
+
+    def refusal(self, word: str, sender: str) -> str | None:
+        """Why the command ``word`` from ``sender`` is refused now (None: it may run; it is counted)."""
+        endpoint = self.COMMANDS.get(word)
+        if self.limiter is None or endpoint is None:
+            return None
+        for item in parse_many(self.config.rate_limits[endpoint]):
+            try:
+                allowed = self.limiter.hit(item, "dip:limits:mail", endpoint, sender.lower())
+            except Exception:  # the store is unreachable: let it through, as the API's limits do
+                logging.getLogger(__name__).warning("mail rate limit not counted", exc_info=True)
+                return None
+            if not allowed:
+                return f"too many {word} commands from {sender}: at most {item} (try again later)"
+        return None

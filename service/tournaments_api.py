@@ -5,7 +5,7 @@ from flask import Blueprint, Response, current_app
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from workers.core import keys, versions
-from workers.tables.tournaments import Tournaments
+from workers.tables.tournaments import MAX_PLAYERS, MAX_ROUNDS, Tournaments
 
 from .etags import conditional
 from .http import load, reply, token
@@ -32,9 +32,9 @@ class CreateTournamentSchema(Schema):
     name = Name(load_default="")
     system = fields.String(required=True)
     aggregate = fields.Nested(AggregateSchema, load_default=lambda: {"method": "sum"})
-    rounds = fields.Integer(strict=True, required=True, validate=validate.Range(1, 50))
+    rounds = fields.Integer(strict=True, required=True, validate=validate.Range(1, MAX_ROUNDS))
     players = fields.List(Name(min=1, max=50), load_default=list,
-                          validate=validate.Length(max=700))
+                          validate=validate.Length(max=MAX_PLAYERS))
 
 
 class PlayerSchema(Schema):

@@ -25,6 +25,7 @@ from workers.core.errors import GameError, Invalid
 from workers.core.store import iso
 
 from .. import schemas
+from ..limits import MailLimits
 from . import press as press_mail
 from .parse import Incoming, parse
 
@@ -82,6 +83,7 @@ class Inbox:
 
     def __init__(self, games):
         self.games, self.store, self.r = games, games.store, games.r
+        self.limits = MailLimits(self.store.url, self.store.settings)
 
     # ------------------------------------------------------------ the message
     def handle(self, raw: bytes, envelope_to=(), envelope_from: str | None = None) -> str:
@@ -208,6 +210,8 @@ class Inbox:
     # ------------------------------------------------------------ commands
     def _command(self, s: Session, word: str, args: list[str]) -> str:
         handler = getattr(self, f"c_{'notready' if word in ('NOT', 'UNREADY') else word.lower()}")
+        if refusal := self.limits.refusal(word, s.sender):
+            return f"Refused: {refusal}"
         try:
             return handler(s, args)
         except GameError as e:

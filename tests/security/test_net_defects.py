@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import signal
 import socket
 import ssl
@@ -292,6 +293,101 @@ def test_5_headers_not_sent_in_time_close_the_connection(gunicorn_api):
         answer = sock.recv(65536)  # blocks until the server gives up on the headers
     assert b"200 OK" not in answer
     assert time.monotonic() - started < HEADER_TIMEOUT + 5
+
+
+# ---------------------------------------------------------------- 9. rate limits on every path that creates
+def test_9_every_operation_that_creates_something_is_rate_limited(redis_url):
+    """Every operation of openapi.yaml that answers 201 (it made something) has a rate limit on its
+    route, and documents the 429: fork, tournaments, their players and boards were missing."""
+    import yaml
+
+    from service.app import create_app
+    from workers.core.settings import RATE_LIMITS
+
+    app = create_app(redis_url, Settings.from_env({"RATE_LIMITS": "on"}))
+    urls = app.url_map.bind("localhost")
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    creating = [(method.upper(), path, op) for path, ops in spec["paths"].items() for method, op in ops.items()
+                if isinstance(op, dict) and "201" in {str(code) for code in op.get("responses", {})}]
+    assert len(creating) >= 12
+    for method, path, op in creating:
+        sample = path.replace("{round_number}", "1")
+        for name in ("game_id", "tournament_id", "resolution_id", "power", "system", "account_id"):
+            sample = sample.replace("{" + name + "}", "0123456789ab")
+        endpoint, _args = urls.match(sample, method)
+        assert endpoint in RATE_LIMITS, f"{method} {path} ({endpoint}) creates something and has no rate limit"
+        assert "429" in {str(code) for code in op["responses"]}, f"{method} {path} does not document its 429"
+
+
+def _limited(redis_url, **limits):
+    from service.app import create_app
+
+    config = Settings.from_env({"RATE_LIMITS": "on", "RATE_LIMIT_STRATEGY": "moving-window", **limits})
+    client = create_app(redis_url, config).test_client()
+    client.environ_base["REMOTE_ADDR"] = f"198.51.100.{secrets.randbelow(250) + 1}:{new_id()}"  # a client of its own
+    return client
+
+
+def test_9_fork_is_rate_limited(redis_url):
+    client = _limited(redis_url, RATE_LIMIT_FORK="3 per minute")
+    created = client.post("/v1/games", json={}).get_json()
+    gid, director = created["game"]["id"], created["director_token"]
+    assert client.post(f"/v1/games/{gid}/players", json={"name": "one"}).status_code == 201
+    started = client.post(f"/v1/games/{gid}/start", headers={"Authorization": f"Bearer {director}"})
+    assert started.status_code == 200, started.get_json()
+    answers = [client.post(f"/v1/games/{gid}/fork", json={}, headers={"Authorization": f"Bearer {director}"})
+               for _ in range(4)]
+    assert [a.status_code for a in answers] == [201, 201, 201, 429], [a.get_json() for a in answers]
+    assert answers[-1].headers["Content-Type"] == "application/problem+json"
+
+
+def test_9_tournaments_are_limited_and_bounded(redis_url):
+    client = _limited(redis_url, RATE_LIMIT_CREATE_TOURNAMENT="3 per minute", RATE_LIMIT_BOARDS="1 per minute")
+    too_many = client.post("/v1/tournaments", json={"system": "sum_of_squares", "rounds": 1,
+                                                    "players": [f"p{i}" for i in range(351)]})
+    assert too_many.status_code == 422 and "players" in too_many.get_json()["detail"], too_many.get_json()
+    assert client.post("/v1/tournaments", json={"system": "sum_of_squares", "rounds": 21}).status_code == 422
+    full = client.post("/v1/tournaments", json={"system": "sum_of_squares", "rounds": 2,
+                                                "players": [f"p{i}" for i in range(350)]})
+    assert full.status_code == 201, full.get_json()
+    tid, director = full.get_json()["tournament"]["id"], full.get_json()["director_token"]
+    auth = {"Authorization": f"Bearer {director}"}
+    one_more = client.post(f"/v1/tournaments/{tid}/players", json={"name": "late"}, headers=auth)
+    assert one_more.status_code == 409 and "350" in one_more.get_json()["detail"]
+    boards = client.post(f"/v1/tournaments/{tid}/rounds/1/boards", json={"seating": "draw"}, headers=auth)
+    assert boards.status_code == 201 and len(boards.get_json()["boards"]) == 50
+    again = client.post(f"/v1/tournaments/{tid}/rounds/2/boards", json={"seating": "draw"}, headers=auth)
+    assert again.status_code == 429
+    third = client.post("/v1/tournaments", json={"system": "sum_of_squares", "rounds": 1})
+    assert third.status_code == 429
+
+
+def test_9_signon_by_mail_is_rate_limited_per_sender(redis_url):
+    """SIGNON by mail called join directly, past the API's limit on joins: now it counts against the
+    same limit, per sender address."""
+    from email.message import EmailMessage
+
+    from service.mail.commands import Inbox
+    from workers.tables.games import Games
+
+    client = _limited(redis_url)
+    config = Settings.from_env({"RATE_LIMITS": "on", "RATE_LIMIT_JOIN": "2 per minute",
+                                "RATE_LIMIT_STRATEGY": "moving-window"})
+    inbox = Inbox(Games(Store(redis_url, config)))
+    sender = f"flood-{new_id()}@example.org"
+    gids = [client.post("/v1/games", json={}).get_json()["game"]["id"] for _ in range(3)]
+    for gid in gids:
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = sender, "judge@example.org", f"sign on {gid}"
+        msg.set_content(f"SIGNON {gid} Flood")
+        inbox.handle(msg.as_bytes())
+    seated = [len(client.get(f"/v1/games/{gid}").get_json()["players"]) for gid in gids]
+    assert seated == [1, 1, 0]
+    other = EmailMessage()
+    other["From"], other["To"], other["Subject"] = f"someone-{new_id()}@example.org", "judge@example.org", "hi"
+    other.set_content(f"SIGNON {gids[2]} Someone")
+    inbox.handle(other.as_bytes())  # another sender is not held back
+    assert len(client.get(f"/v1/games/{gids[2]}").get_json()["players"]) == 1
 
 
 # ---------------------------------------------------------------- 10. the API back soon after its master's SIGKILL

@@ -21,6 +21,16 @@ RATE_LIMITS = {
     "resolutions.create": ("RATE_LIMIT_CREATE_RESOLUTION", "20 per minute; 200 per day"),
     "resolutions.answer": ("RATE_LIMIT_ANSWER", "120 per minute"),
     "press.send": ("RATE_LIMIT_PRESS", "30 per minute; 500 per day"),  # per token, not per address
+    # every other path that creates something (tests/security/test_net_defects.py checks none is missed)
+    "games.fork": ("RATE_LIMIT_FORK", "20 per minute; 200 per day"),
+    "games.propose": ("RATE_LIMIT_PROPOSE", "30 per minute"),
+    "games.declare_absence": ("RATE_LIMIT_ABSENCE", "30 per minute"),
+    "accounts.create_account": ("RATE_LIMIT_CREATE_ACCOUNT", "10 per minute; 100 per day"),
+    "tournaments.create": ("RATE_LIMIT_CREATE_TOURNAMENT", "5 per minute; 50 per day"),
+    "tournaments.add_player": ("RATE_LIMIT_TOURNAMENT_PLAYER", "60 per minute"),
+    "tournaments.create_boards": ("RATE_LIMIT_BOARDS", "10 per minute; 100 per day"),
+    "webhooks.games_add": ("RATE_LIMIT_WEBHOOK", "20 per minute"),
+    "webhooks.tournaments_add": ("RATE_LIMIT_WEBHOOK", "20 per minute"),
 }
 PER_TOKEN = ("press.send",)  # endpoints whose limit counts each bearer token, not each client address
 _OFF = ("off", "0", "false", "no")

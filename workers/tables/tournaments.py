@@ -26,6 +26,9 @@ from ..core.records import TournamentRecord
 from ..core.store import hash_token, iso, new_id, new_token
 
 POWERS = scoring.POWERS
+# sane bounds: a round of the largest tournament seats 50 boards (each a game started at once)
+MAX_PLAYERS = 350
+MAX_ROUNDS = 20
 TIE_BREAK = ("players are ranked by total score; equal totals are separated by the best single game score, "
              "then by the total of supply centres held at the end of the counted games; players still equal "
              "share the rank")
@@ -114,7 +117,10 @@ class Tournaments:
         def body(pipe):
             t = self.store.record(pipe, TournamentRecord, keys.tournament(tid), self.what(tid))
             self.store.check_director(t.director, token, self.what(tid))
-            pid = f"t{pipe.hlen(keys.tournament_players(tid)) + 1}"
+            count = pipe.hlen(keys.tournament_players(tid))
+            if count >= MAX_PLAYERS:
+                raise Conflict(f"{self.what(tid)} has {MAX_PLAYERS} players, the most a tournament takes")
+            pid = f"t{count + 1}"
             player = {"id": pid, "name": name}
             pipe.multi()
             pipe.hset(keys.tournament_players(tid), pid, json.dumps(player))
