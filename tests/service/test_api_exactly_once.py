@@ -11,7 +11,7 @@ from rq import Queue, Retry
 
 from tests.service import sse
 from tests.service.svc_stack import wait_for
-from tests.service.gamekit import new_game
+from tests.service.gamekit import LONG, POWERS, Game, new_game
 from workers.core import keys
 from workers.tables.games import Games
 from workers.core.store import Store
@@ -62,11 +62,18 @@ def test_racing_adjudications_commit_once(api, inproc, redis_url):
 def test_worker_killed_mid_adjudication(live_api, stack, live_redis_client):
     """The worker dies (SIGKILL) in the middle of an adjudication.  RQ's
     abandoned-job handling retries the job on the next worker, the phase is
-    adjudicated once, and every accepted order is in the result.  (Real processes.)"""
+    adjudicated once, every accepted order is in the result, and the accounts of its seats count
+    the phase once (docs/seats.md).  (Real processes.)"""
     redis_client = live_redis_client
     stack.stop("worker")
     stack.start("worker", ADJ_FAULT_STALL_SECONDS="9")  # stalls inside the adjudication
-    game = new_game(live_api)
+    accounts = {power: live_api.post("/v1/accounts", json={"name": power.title()}).json()
+                for power in ("FRANCE", "TURKEY")}
+    created = live_api.post("/v1/games", json={"assignment": "chosen", "deadlines": LONG}).json()
+    tokens = {power: live_api.post(f"/v1/games/{created['game']['id']}/players", json={"name": power, "power": power},
+                                   token=accounts[power]["token"] if power in accounts else None).json()["token"]
+              for power in POWERS}
+    game = Game(live_api, created["game"]["id"], created["director_token"], tokens)
     orders = {"FRANCE": ["A PAR - BUR", "F BRE - MAO"], "GERMANY": ["A MUN - RUH"], "ITALY": ["A VEN - PIE"]}
     for power, lines in orders.items():
         assert game.submit(power, lines).status_code == 200
@@ -84,6 +91,9 @@ def test_worker_killed_mid_adjudication(live_api, stack, live_redis_client):
     assert "A BUR" in state["position"]["units"]["FRANCE"] and "A RUH" in state["position"]["units"]["GERMANY"]
     raw = [json.loads(h) for h in redis_client.lrange(keys.history(game.id), 0, -1)]
     assert len(raw) == 1
+    for power, account in accounts.items():  # counted in the commit's transaction: once
+        record = live_api.get(f"/v1/accounts/{account['account']['id']}").json()["record"]
+        assert (record["games"], record["phases_due"], record["phases_on_time"]) == (1, 1, 1), power
     # its live event (published in the commit's transaction) was delivered once: every event from the
     # start, read up to one made after the phase opened, holds one "phase" event for F1901M
     assert game.submit("FRANCE", ["A BUR H"]).status_code == 200
