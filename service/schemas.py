@@ -391,6 +391,7 @@ class ProblemSchema(Schema):
     errors = fields.Dict()
     orders = fields.List(fields.Dict())
     open_step = fields.Integer()
+    phase = fields.String()
 
 
 class HealthSchema(Schema):

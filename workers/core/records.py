@@ -113,6 +113,7 @@ class GameRecord(Record):
     closed_by: str = _field(TEXT, "")
     attempts: int = _field(INT, 0)
     branch: int = _field(INT, 0)  # rollbacks so far
+    first_seq: int = _field(INT, 1)  # the number of the phase the start opens (after an imported record's)
     # the clock
     deadline: int | None = _field(OPT_INT)
     deadline_job: str = _field(TEXT, "")

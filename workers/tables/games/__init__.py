@@ -28,6 +28,7 @@ from ..absences import Absences
 from ..press import Press
 from ..lobby import Lobby
 from ..votes import Votes
+from . import mila
 from .director import Director
 from .ending import Ending
 from .orders import Orders
@@ -73,3 +74,16 @@ class Games:
         self.rollback, self.fork = director.rollback, director.fork
         self.open_seat, self.leave = director.open_seat, self.seats.leave
         self.lobby = Lobby(store)
+        self._setup = setup
+
+    def export_mila(self, gid: str) -> dict:
+        """The game as a MILA saved-game record (workers.tables.games.mila)."""
+        return mila.to_mila(self.public_state(gid), self.history(gid))
+
+    def import_mila(self, spec: dict, saved: dict) -> tuple[dict, str]:
+        """A new game (forming, with a director token) at the last phase of the MILA record ``saved``,
+        whose phases, replayed through our engine, are its history; 422 naming the first that differs."""
+        history, position = mila.replay(saved, spec.get("rules", {}), self.store.now())
+        start = {k: position[k] for k in ("phase", "units", "centers", "dislodged", "contested", "retreat_options",
+                                          "adjustments") if k in position}
+        return self._setup.create_game({**spec, "variant": mila.MAP, "start": start}, history=history)

@@ -24,10 +24,12 @@ class Setup:
 
     def create_game(self, spec: dict, director: str | None = None, tournament: str | None = None,
                     round_: int | None = None, forked_from: dict | None = None,
-                    where: str = "body") -> tuple[dict, str]:
+                    where: str = "body", history: list[dict] | None = None) -> tuple[dict, str]:
         """A new game; ``spec["start"]`` sets its starting position (a set position, or a fork).
         ``director`` is the hash of an existing director token (a tournament's), else a new
-        token is made and returned once.  ``where``: where the request holds ``spec``, for errors."""
+        token is made and returned once.  ``where``: where the request holds ``spec``, for errors.
+        ``history``: the adjudicated phases before the start (an imported record's, workers.tables.games.mila);
+        the start opens the phase after them."""
         info = engine().variant_info(spec["variant"])
         rules = dict(spec.get("rules", {}))
         if spec["variant"] == "two_player_1914" and "italy_joins" not in rules:
@@ -60,10 +62,13 @@ class Setup:
                             settings=settings, start=start, last_year=spec.get("last_year") or None,
                             director=director or hash_token(token), status=GameStatus.FORMING,
                             created_at=self.t.now(), tournament=tournament, round=round_,
-                            forked_from=forked_from)
+                            forked_from=forked_from, first_seq=len(history or []) + 1)
         with self.t.r.pipeline() as pipe:
             pipe.hset(keys.game(gid), mapping=record.save())
             pipe.expire(keys.game(gid), self.t.store.settings.game_ttl_forming)  # abandoned unless someone joins
+            if history:
+                pipe.rpush(keys.history(gid), *(json.dumps(h) for h in history))
+                pipe.expire(keys.history(gid), self.t.store.settings.game_ttl_forming)
             if not tournament:  # a tournament's boards are seated by its director
                 lobby.enter(pipe, record)
             pipe.execute()
@@ -130,7 +135,7 @@ class Setup:
                 pipe.hset(keys.players(g.id), player["id"], json.dumps(player))
         position = g.start or engine().initial_position(g.variant)
         pipe.hset(keys.game(g.id), mapping=GameRecord.encode(started_at=self.t.now()))
-        opened = self.t.open_phase(pipe, g, 1, position, seated(players))
+        opened = self.t.open_phase(pipe, g, g.first_seq, position, seated(players))
         mail.game_started(self.t.store, pipe, opened, players)
 
     def start(self, gid: str, token: str | None) -> dict:
