@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask, Response, current_app
 from marshmallow import ValidationError
+from werkzeug.routing import BaseConverter
 
 from workers.tables.games import Games, engine
 from workers.tables.resolutions import Resolutions
@@ -90,6 +91,12 @@ def docs():
     return Response(docs_page(current_app.config["OPENAPI_SPEC"]), mimetype="text/html")
 
 
+class NotImport(BaseConverter):
+    """A path segment but ``import``: ``/v1/games/import`` is a route of its own (POST), not a game."""
+
+    regex = r"(?!import$)[^/]+"
+
+
 def create_app(redis_url: str | None = None, config: Settings | None = None, store: Store | None = None) -> Flask:
     """The application factory (gunicorn: ``'service.app:create_app()'``); the tests hand it
     settings of their own, or a whole store (with a clock of their own)."""
@@ -107,6 +114,7 @@ def create_app(redis_url: str | None = None, config: Settings | None = None, sto
     app.extensions["resolutions"] = Resolutions(store)
     app.extensions["tournaments"] = Tournaments(app.extensions["games"])
     app.extensions["webhooks"] = Webhooks(store)
+    app.url_map.converters["not_import"] = NotImport
     app.register_blueprint(api)
     app.register_blueprint(games_bp)
     app.register_blueprint(maps_bp)

@@ -39,7 +39,7 @@ def lobby():
                                                            query.get("variant"), cursor, query["limit"]))
 
 
-@bp.get("/v1/games/<game_id>")
+@bp.get("/v1/games/<not_import:game_id>")
 def get_game(game_id):
     return conditional(keys.game(game_id), versions.VIEW,
                        lambda: reply(schemas.GameSchema(), games().public_state(game_id)), keys.tokens(game_id))
