@@ -63,11 +63,9 @@ class Accounts:
         def body(pipe):
             games = pipe.smembers(keys.account_games(aid))
             seats = {gid: dict(pipe.hgetall(keys.players(gid))) for gid in games}
-            tokens = [h for h, holder in pipe.hgetall(keys.account_tokens()).items() if holder == aid]
             pipe.multi()
             pipe.hset(keys.account(aid), mapping={"name": "", "email": "", "deleted_at": self.store.now()})
-            if tokens:
-                pipe.hdel(keys.account_tokens(), *tokens)
+            pipe.hdel(keys.account_tokens(), hash_token(token))  # its one token, the one that asks
             for gid, players in seats.items():
                 self._forget_in_game(pipe, gid, aid, players)
 
