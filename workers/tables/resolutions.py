@@ -176,7 +176,10 @@ class Resolutions:
         return holder
 
     def view(self, rid: str, viewer: Viewer) -> dict:
-        rec = self.store.record(self.store.r, ResolutionRecord, self.key(rid), self.what(rid))
+        return self._view(self.store.record(self.store.r, ResolutionRecord, self.key(rid), self.what(rid)), viewer)
+
+    def _view(self, rec: ResolutionRecord, viewer: Viewer) -> dict:
+        """The view of ``rec`` for ``viewer``."""
         procedure = KINDS[rec.kind]
         log = rec.log
         sees = (lambda state: state) if viewer is DIRECTOR else (lambda state: procedure.redact(state, viewer))
@@ -323,11 +326,12 @@ class Resolutions:
             raise result
         return result
 
-    def _record_entry(self, pipe, rec: ResolutionRecord, run: Checked, value, by, take_run: bool = False) -> None:
+    def _record_entry(self, pipe, rec: ResolutionRecord, run: Checked, value, by,
+                      take_run: bool = False) -> ResolutionRecord:
         """Queue (after MULTI) the writes that add ``value`` as the answer to the open step of ``run``,
         then settle what comes next.  ``take_run``: the steps that then need nobody (server dice,
         bots) are taken too, each its own log entry, in this transaction (at most ``RUN_LIMIT``).
-        ``run`` moves on with the log it writes."""
+        ``run`` moves on with the log it writes.  Returns the record as written."""
         log, step = list(rec.log), run.current
         for _ in range(RUN_LIMIT):
             index = len(log)
@@ -352,7 +356,7 @@ class Resolutions:
         run.log = log
         changes = {"log": log, "seq": len(log), "sealed": {}, "overdue": False, "opened_at": self.store.now()}
         pipe.hset(self.key(rec.id), mapping=ResolutionRecord.encode(**changes))
-        self._settle(pipe, rec.changed(**changes), step)
+        return self._settle(pipe, rec.changed(**changes), step)
 
     def _nobody_answer(self, rec: ResolutionRecord, step) -> tuple:
         """What the service answers to ``step``, which needs nobody, and as whom: ``(value, by)``."""
@@ -362,27 +366,28 @@ class Resolutions:
             return step.default, {p: "bot" for p in step.participants}
         return step.default, "bot"
 
-    def _settle(self, pipe, rec: ResolutionRecord, step) -> None:
+    def _settle(self, pipe, rec: ResolutionRecord, step) -> ResolutionRecord:
         """Queue (after MULTI) the writes that open ``step``: the outcome, a job for a step that
-        needs nobody, or a wait for its participants with the step's deadline."""
+        needs nobody, or a wait for its participants with the step's deadline.  Returns the
+        record as written."""
         rid, seq = rec.id, rec.seq
         if isinstance(step, Outcome):
-            RESOLUTION.transition(self.store, pipe, self.key(rid), rec, ResolutionStatus.RESOLVED,
-                                  outcome=_normal(step.to_dict()))
+            closed = RESOLUTION.transition(self.store, pipe, self.key(rid), rec, ResolutionStatus.RESOLVED,
+                                           outcome=_normal(step.to_dict()))
             live.publish(self.store, pipe, self.table, rid, "resolved", {"status": "resolved", "steps": seq})
-            return
+            return closed
         if self._needs_nobody(rec, step):
-            RESOLUTION.set_clock(self.store, pipe, self.key(rid), rec)
             self.store.enqueue_advance(pipe, self.table, rid, seq)
-            return
+            return RESOLUTION.set_clock(self.store, pipe, self.key(rid), rec)
         if isinstance(step, Sealed):  # the bots' parts are in from the start; the others wait
-            pipe.hset(self.key(rid), mapping=ResolutionRecord.encode(sealed=self._bot_parts(rec, step)))
+            rec = rec.changed(sealed=self._bot_parts(rec, step))
+            pipe.hset(self.key(rid), mapping=ResolutionRecord.encode(sealed=rec.sealed))
         seconds = None if isinstance(step, Dice) else _seconds(rec.deadlines, step.question)
         if rec.status == "paused":
-            RESOLUTION.set_clock(self.store, pipe, self.key(rid), rec, remaining="" if seconds is None else seconds)
-        else:
-            RESOLUTION.transition(self.store, pipe, self.key(rid), rec, ResolutionStatus.OPEN,
-                                  **self.store.deadline_fields(pipe, self.table, rid, seq, seconds))
+            return RESOLUTION.set_clock(self.store, pipe, self.key(rid), rec,
+                                        remaining="" if seconds is None else seconds)
+        return RESOLUTION.transition(self.store, pipe, self.key(rid), rec, ResolutionStatus.OPEN,
+                                     **self.store.deadline_fields(pipe, self.table, rid, seq, seconds))
 
     # ------------------------------------------------------------ answers
     def answerer(self, rid: str, token: str | None) -> Viewer:
@@ -397,10 +402,10 @@ class Resolutions:
             raise Forbidden(f"you answer as {who}; only the director answers for another participant")
         as_whom = who if who is not DIRECTOR else participant
 
-        def body(pipe, rec, run):
+        def body(pipe, rec, run):  # returns the record as written
             log = rec.log
             if index < len(log) and self._same_answer(log[index], as_whom, value):
-                return "retry"
+                return rec  # a retried request: nothing to write
             if rec.status in ENDED + ("halted",):
                 raise Conflict(f"{self.what(rid)} is {rec.status}; it takes no more answers")
             if index != len(log):
@@ -426,22 +431,19 @@ class Resolutions:
                 raise Invalid(f"body.answer: {e}") from None
             pipe.multi()
             if isinstance(step, Sealed) and as_whom is None:
-                self._record_entry(pipe, rec, run, value, {p: by for p in step.participants})
-            elif isinstance(step, Sealed):
+                return self._record_entry(pipe, rec, run, value, {p: by for p in step.participants})
+            if isinstance(step, Sealed):
                 parts = rec.sealed | {as_whom: {"value": _normal(value), "by": by}}
                 if set(parts) == set(step.participants):
-                    self._record_entry(pipe, rec, run, {p: parts[p]["value"] for p in step.participants},
-                                       {p: parts[p]["by"] for p in step.participants})
-                else:
-                    pipe.hset(self.key(rid), mapping=ResolutionRecord.encode(sealed=parts))
-                    live.publish(self.store, pipe, self.table, rid, "answered", {
-                        "step": index, "participant": as_whom, "answered": sorted(parts)})
-            else:
-                self._record_entry(pipe, rec, run, value, by)
-            return "recorded"
+                    return self._record_entry(pipe, rec, run, {p: parts[p]["value"] for p in step.participants},
+                                              {p: parts[p]["by"] for p in step.participants})
+                pipe.hset(self.key(rid), mapping=ResolutionRecord.encode(sealed=parts))
+                live.publish(self.store, pipe, self.table, rid, "answered", {
+                    "step": index, "participant": as_whom, "answered": sorted(parts)})
+                return rec.changed(sealed=parts)
+            return self._record_entry(pipe, rec, run, value, by)
 
-        self._change(rid, body)
-        return self.view(rid, who)
+        return self._view(self._change(rid, body), who)  # the record as committed: no read again
 
     @staticmethod
     def _same_answer(entry: dict, as_whom: str | None, value) -> bool:
