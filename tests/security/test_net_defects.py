@@ -390,6 +390,25 @@ def test_9_signon_by_mail_is_rate_limited_per_sender(redis_url):
     assert len(client.get(f"/v1/games/{gids[2]}").get_json()["players"]) == 1
 
 
+def test_9_boards_of_an_abandoned_tournament_expire_like_games(api, redis_client):
+    """A tournament expires as a game does: while forming, ``GAME_TTL_FORMING`` after its director
+    last added to it; never while a board is in play; ``GAME_TTL_FINISHED`` after its last board
+    ended, its boards with it.  Before, a tournament and its boards were kept for ever."""
+    settings = Settings()
+    created = api.post("/v1/tournaments", json={"system": "sum_of_squares", "rounds": 1,
+                                                "players": [f"p{i}" for i in range(14)]}).json()
+    tid, auth = created["tournament"]["id"], created["director_token"]
+    assert 0 < redis_client.ttl(keys.tournament(tid)) <= settings.game_ttl_forming
+    boards = api.post(f"/v1/tournaments/{tid}/rounds/1/boards", json={"seating": "draw"}, token=auth).json()["boards"]
+    assert {redis_client.ttl(k) for k in keys.tournament_keys(tid) if redis_client.exists(k)} == {-1}
+    first, second = (b["game"] for b in boards)
+    assert api.post(f"/v1/games/{first}/end", json={"reason": "time"}, token=auth).status_code == 200
+    assert redis_client.ttl(keys.tournament(tid)) == -1 and redis_client.ttl(keys.game(first)) == -1  # one in play
+    assert api.post(f"/v1/games/{second}/end", json={"reason": "time"}, token=auth).status_code == 200
+    for key in (keys.tournament(tid), keys.tournament_boards(tid), keys.game(first), keys.game(second)):
+        assert 0 < redis_client.ttl(key) <= settings.game_ttl_finished, key
+
+
 # ---------------------------------------------------------------- 10. the API back soon after its master's SIGKILL
 def _outages(base: str, until, timeout: float) -> list[float]:
     """Poll ``base``'s /v1/health every 50 ms until ``until()`` holds and it answers; the length of

@@ -78,6 +78,12 @@ def tournament_boards(tid: str) -> str:
     return f"{PREFIX}:tour:{tid}:boards"
 
 
+def tournament_keys(tid: str) -> list[str]:
+    """Every key of a tournament (they expire together: workers/tables/tournaments.py)."""
+    return [tournament(tid), tournament_players(tid), tournament_boards(tid), audit("tournament", tid),
+            hooks(f"tournament:{tid}")]
+
+
 def hooks(owner: str) -> str:
     """SET: webhook subscription ids of an owner ("game:{gid}" or "tournament:{tid}")."""
     return f"{PREFIX}:hooks:{owner}"

@@ -21,6 +21,7 @@ from ..core.store import Store
 from ..delivery import mail, reminders, webhooks
 from ..tables.games import Games
 from ..tables.resolutions import Resolutions
+from ..tables.tournaments import Tournaments
 from . import observe
 from ..core.outcome import JobOutcome
 
@@ -133,3 +134,9 @@ def remind(gid: str, seq: int, offset: int) -> JobOutcome:
 def deliver_webhook(hid: str, event: dict) -> JobOutcome:
     """POST ``event`` to webhook subscription ``hid``."""
     return webhooks.deliver(runtime().store, hid, event)
+
+
+@observe.job
+def tournament_board_ended(tid: str) -> JobOutcome:
+    """A board of tournament ``tid`` ended: once every board has, the tournament and its boards expire."""
+    return Tournaments(runtime().tables["game"]).expire_when_over(tid)

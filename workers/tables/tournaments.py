@@ -22,6 +22,8 @@ from adjudicator import scoring
 from ..core import keys
 from ..core import audit, versions
 from ..core.errors import Conflict, Invalid, NotFound
+from ..core.machine import GameStatus
+from ..core.outcome import JobOutcome
 from ..core.records import TournamentRecord
 from ..core.store import hash_token, iso, new_id, new_token
 
@@ -110,6 +112,7 @@ class Tournaments:
                 rounds=spec["rounds"], director=hash_token(token), created_at=self.store.now()).save())
             for i, name in enumerate(spec.get("players", []), 1):
                 pipe.hset(keys.tournament_players(tid), f"t{i}", json.dumps({"id": f"t{i}", "name": name}))
+            self._keep(pipe, tid, self.store.settings.game_ttl_forming)  # abandoned unless it goes on
             pipe.execute()
         return self.view(tid), token
 
@@ -122,12 +125,38 @@ class Tournaments:
                 raise Conflict(f"{self.what(tid)} has {MAX_PLAYERS} players, the most a tournament takes")
             pid = f"t{count + 1}"
             player = {"id": pid, "name": name}
+            boards = pipe.hlen(keys.tournament_boards(tid))
             pipe.multi()
             pipe.hset(keys.tournament_players(tid), pid, json.dumps(player))
             self.audit_writes(pipe, tid, "player_added", player)
+            if not boards:  # still forming: kept as long again
+                self._keep(pipe, tid, self.store.settings.game_ttl_forming)
             return player
 
         return self.store.transact([keys.tournament(tid), keys.tournament_players(tid)], body)
+
+    # ------------------------------------------------------------ expiry, like a game's
+    @staticmethod
+    def _keep(pipe, tid: str, seconds: int | None) -> None:
+        """Queue: the tournament's keys expire in ``seconds`` (None: kept)."""
+        for key in keys.tournament_keys(tid):
+            pipe.persist(key) if seconds is None else pipe.expire(key, seconds)
+
+    def expire_when_over(self, tid: str) -> JobOutcome:
+        """Once every board of ``tid`` has ended, the tournament and its boards expire in
+        ``GAME_TTL_FINISHED`` seconds, as a finished game does (the job each board's end queues)."""
+        boards = list(self.r.hkeys(keys.tournament_boards(tid)))
+        statuses = [self.r.hget(keys.game(gid), "status") for gid in boards]
+        if not boards or any(s not in (GameStatus.FINISHED, None) for s in statuses):
+            return JobOutcome.noop("a board is still in play")
+        seconds = self.store.settings.game_ttl_finished
+        with self.r.pipeline(transaction=True) as pipe:
+            for gid, status in zip(boards, statuses):
+                if status is not None:
+                    self.games.core.keep(pipe, gid, seconds)
+            self._keep(pipe, tid, seconds)
+            pipe.execute()
+        return JobOutcome.did(f"tournament and {len(boards)} boards expire in {seconds} s")
 
     # ------------------------------------------------------------ reading
     def _players(self, tid: str) -> dict[str, dict]:
@@ -203,6 +232,7 @@ class Tournaments:
                           "seats": {p: s["player"] for p, s in seats.items()}}
                 with self.r.pipeline(transaction=True) as pipe:
                     pipe.hset(keys.tournament_boards(tid), game["id"], json.dumps(record))
+                    self._keep(pipe, tid, None)  # a board in play: kept until the last board ends
                     self.audit_writes(pipe, tid, "board_created", record)
                     versions.stamp(pipe)
                     pipe.execute()

@@ -41,8 +41,11 @@ class Ending:
         GAME.transition(self.t.store, pipe, keys.game(gid), g, GameStatus.FINISHED, **changes)
         lobby.stage(pipe, g, GameStatus.FINISHED)
         self.seats.count_finish(pipe, self.t.players(self.t.r, gid))  # seats change only while it is in play
-        if not g.tournament:  # a tournament's boards stay as long as its standings need them
+        if not g.tournament:
             self.t.keep(pipe, gid, self.t.store.settings.game_ttl_finished)
+        else:  # a tournament's boards expire with it, once its last board has ended
+            self.t.store.enqueue(pipe, "workers.runtime.jobs.tournament_board_ended", g.tournament,
+                                 job_id=f"tournament-board-ended-{gid}-{seq}")
         live.publish(self.t.store, pipe, self.t.table, gid, "end", {
             "end": result["end"], "ended_by": ended_by, "winner": winner,
             "phase": position["phase"] if position else g.phase, "result": f"/v1/games/{gid}/result"})

@@ -141,6 +141,9 @@ class GameTable:
         ``powers`` have a player; returns the record as written.  ``reader`` reads the absences
         (default: the client)."""
         self.keep(pipe, g.id, None)
+        if g.tournament:  # a tournament with a board in play is kept, however long ago its director acted
+            for key in keys.tournament_keys(g.tournament):
+                pipe.persist(key)
         to_order = [p for p in engine().powers_to_order(self.full(g, position)) if p in powers]
         kind = PHASE_KINDS[position["phase"][-1]]
         length = phase_seconds(g.settings["deadlines"], "first_movement" if seq == 1 and kind == "movement" else kind,
