@@ -128,3 +128,33 @@ def test_the_record_through_a_whole_game(api, inproc, monkeypatch):
     expect(api, cy, games=1, finished=1, took_over=1)
     expect(api, tia, games=1, phases_due=2, civil_disorder=1, replaced=1)
     expect(api, bob, games=1, phases_due=2, phases_on_time=1, left=1)
+
+
+def test_grace_counts_as_on_time_and_a_phase_waited_for_does_not(api, inproc):
+    """missed_orders wait with a grace period: orders in the grace period are on time; orders the phase
+    then waited for are late, though they close it; a phase closed early finds nobody late."""
+    (ann, ann_token), (bob, bob_token) = new_account(api, "In grace"), new_account(api, "Waited for")
+    created = api.post("/v1/games", json={"assignment": "chosen", "deadlines": DEADLINES, "grace": 600,
+                                          "missed_orders": "wait", "open_seat_after": None}).json()
+    gid = created["game"]["id"]
+    tokens = {power: api.post(f"/v1/games/{gid}/players", json={"name": power, "power": power},
+                              token={"FRANCE": ann_token, "ENGLAND": bob_token}.get(power)).json()["token"]
+              for power in POWERS}
+    game = Game(api, gid, created["director_token"], tokens)
+    for power in POWERS:
+        if power not in ("FRANCE", "ENGLAND"):
+            assert game.submit(power, []).status_code == 200
+    inproc.advance(HOUR + 1)  # the deadline: the grace period begins for FRANCE and ENGLAND
+    assert sorted(game.state()["late"]) == ["ENGLAND", "FRANCE"]
+    assert game.submit("FRANCE", ["A PAR H"]).status_code == 200  # within the grace period
+    inproc.advance(601)  # the grace period ends: the phase waits for ENGLAND
+    assert game.state()["status"] == "open" and game.state()["phase"] == "S1901M"
+    assert game.submit("ENGLAND", ["F LON H"]).status_code == 200  # closes it, late
+    game.wait_phase("F1901M")
+    expect(api, ann, games=1, phases_due=1, phases_on_time=1)
+    expect(api, bob, games=1, phases_due=1)
+    # F1901M closed early by the director: nobody is late, orders or not
+    game.director_action("adjudicate")
+    game.wait_phase("S1902M")
+    expect(api, ann, games=1, phases_due=2, phases_on_time=2)
+    expect(api, bob, games=1, phases_due=2, phases_on_time=1)
