@@ -17,7 +17,7 @@ from xml.sax.saxutils import escape as xml_escape
 import drawsvg as draw
 
 from adjudicator.diplomacy.board import BOARD
-from adjudicator.diplomacy.variants import ITALIAN_PROVINCES
+from adjudicator.diplomacy.variants import ITALIAN_PROVINCES, VARIANT_TABLE
 
 from . import palette
 from .geometry import GEOMETRY
@@ -91,6 +91,7 @@ class Map:
         self.width = GEOMETRY["width"]
         self.map_h = GEOMETRY["height"]
         self.height = TITLE_H + self.map_h + LEGEND_H
+        self.unplaced: list[Order] = []  # orders with nothing on the map to point at: listed in the legend
         self.d = draw.Drawing(self.width, self.height, data_phase=_attr(self.phase),
                               data_variant=_attr(self.variant), font_family=FONT, role="img")
 
@@ -145,7 +146,6 @@ class Map:
 
     def closed_provinces(self) -> frozenset[str]:
         """Italy in the two-player game before it opens (spec 13.6): drawn impassable."""
-        from adjudicator.diplomacy.variants import VARIANT_TABLE
         v = VARIANT_TABLE.get(self.variant)
         m = re.fullmatch(r"[SFW](\d+)[MRA]", self.phase)
         if v is None or m is None:
@@ -420,7 +420,7 @@ class Map:
             px, py = x0 + (i % 3) * 185, y + 22 + (i // 3) * 24
             self.legend_sample(g, kind, px, py - 4)
             g.append(draw.Text(label, 12.5, px + 44, py))
-        unplaced = getattr(self, "unplaced", [])
+        unplaced = self.unplaced
         if unplaced:
             ty = top + 122
             items = draw.Group(data_layer="unplaced")

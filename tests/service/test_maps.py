@@ -138,3 +138,22 @@ def test_the_game_page(api):
     assert ("h3", "Spring 1901, movement") in earlier.headings and earlier.tables == 2
     assert api.get(f"/games/{game.id}?phase=W1999A").status_code == 404
     assert api.get("/games/0123456789ab").status_code == 404
+
+
+def test_a_rolled_back_phase_is_drawn_from_its_new_record(api):
+    game = new_game(api)
+    game.director_action("adjudicate")
+    game.wait_phase("F1901M")
+    game.submit("FRANCE", ["A PAR - BUR"])
+    game.director_action("adjudicate")
+    game.wait_phase("S1902M")
+    assert ("FRANCE", "A PAR - BUR", "succeeds") in Picture(api.get(f"{game.path}/map.svg?phase=F1901M").text).orders()
+
+    api.post(f"{game.path}/rollback", json={"seq": 2, "reason": "a misread order"}, token=game.director)
+    reopened = Picture(api.get(f"{game.path}/map.svg?phase=F1901M").text)
+    assert reopened.orders() == [], "open again: the superseded record's orders are not shown"
+    game.submit("FRANCE", ["A PAR - PIC"])
+    game.director_action("adjudicate")
+    game.wait_phase("S1902M")
+    again = Picture(api.get(f"{game.path}/map.svg?phase=F1901M").text).orders()
+    assert ("FRANCE", "A PAR - PIC", "succeeds") in again and ("FRANCE", "A PAR - BUR", "succeeds") not in again
