@@ -23,6 +23,7 @@ RATE_LIMITS = {
     "press.send": ("RATE_LIMIT_PRESS", "30 per minute; 500 per day"),  # per token, not per address
     # every other path that creates something (tests/security/test_net_defects.py checks none is missed)
     "games.fork": ("RATE_LIMIT_FORK", "20 per minute; 200 per day"),
+    "export.import_game": ("RATE_LIMIT_IMPORT", "20 per minute; 200 per day"),
     "games.propose": ("RATE_LIMIT_PROPOSE", "30 per minute"),
     "games.declare_absence": ("RATE_LIMIT_ABSENCE", "30 per minute"),
     "accounts.create_account": ("RATE_LIMIT_CREATE_ACCOUNT", "10 per minute; 100 per day"),
