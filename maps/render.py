@@ -25,7 +25,7 @@ from .geometry import GEOMETRY
 TITLE_H = 44
 LEGEND_H = 150
 UNIT_R = 9
-DISLODGED_OFFSET = (13, 11)
+DISLODGED_OFFSET = (17, 14)
 SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
 KINDS = {"M": "movement", "R": "retreats", "A": "adjustments"}
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
