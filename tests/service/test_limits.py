@@ -67,12 +67,12 @@ def test_limits_can_be_turned_off(redis_url):
 @pytest.fixture()
 def short_lived(redis_url):
     """The service (in this process, on real time: Redis expires the keys) whose finished games live
-    3 s and whose forming games 2 s."""
+    4 s and whose forming games 5 s (long enough for a loaded machine to seat seven players)."""
     import time
 
     from tests.service.inprocess import InProcessApi, InProcessStack
 
-    stack = InProcessStack(redis_url, clock=time.time, GAME_TTL_FINISHED="3", GAME_TTL_FORMING="2")
+    stack = InProcessStack(redis_url, clock=time.time, GAME_TTL_FINISHED="4", GAME_TTL_FORMING="5")
     yield InProcessApi(stack)
     stack.close()
 
@@ -84,8 +84,8 @@ def _seconds_until(moment: str) -> float:
 def test_a_game_abandoned_while_forming_expires(short_lived, redis_client):
     gid = short_lived.post("/v1/games", json={"assignment": "chosen"}).json()["game"]["id"]
     exported = short_lived.get(f"/v1/games/{gid}/export").json()
-    assert exported["game"]["status"] == "forming" and 0 < _seconds_until(exported["expires_at"]) <= 2
-    wait_for(lambda: short_lived.get(f"/v1/games/{gid}").status_code == 404, 10, "the forming game to expire")
+    assert exported["game"]["status"] == "forming" and 0 < _seconds_until(exported["expires_at"]) <= 5
+    wait_for(lambda: short_lived.get(f"/v1/games/{gid}").status_code == 404, 15, "the forming game to expire")
     assert not redis_client.exists(keys.game(gid))
 
 
@@ -101,10 +101,10 @@ def test_a_joined_seat_keeps_a_forming_game_and_a_finished_game_expires_after_it
     assert ended.status_code == 200 and ended.json()["status"] == "finished"
     exported = short_lived.get(f"/v1/games/{gid}/export").json()
     assert exported["game"]["status"] == "finished" and exported["phases"] == []
-    assert 0 < _seconds_until(exported["expires_at"]) <= 3
+    assert 0 < _seconds_until(exported["expires_at"]) <= 4
     for key in (keys.game(gid), keys.players(gid), keys.tokens(gid)):
-        assert 0 < redis_client.ttl(key) <= 3, key
-    wait_for(lambda: short_lived.get(f"/v1/games/{gid}").status_code == 404, 10, "the finished game to expire")
+        assert 0 < redis_client.ttl(key) <= 4, key
+    wait_for(lambda: short_lived.get(f"/v1/games/{gid}").status_code == 404, 15, "the finished game to expire")
     assert not redis_client.exists(keys.players(gid), keys.tokens(gid))
 
 
