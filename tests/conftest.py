@@ -8,13 +8,25 @@
   openapi.yaml.
 
 The helpers behind them are in tests/service/svc_stack.py.
+
+The metrics of this test process (and of each xdist worker) go to a folder of its own, named
+before the service's modules are imported: a folder shared with another test process would add
+that process's counts to the ones a test reads.
 """
 from __future__ import annotations
 
-import pytest
-import redis
+import atexit
+import os
+import shutil
+import tempfile
 
-from tests.service.svc_stack import Api, Stack, redis_server
+os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="test-metrics-")
+atexit.register(shutil.rmtree, os.environ["PROMETHEUS_MULTIPROC_DIR"], True)
+
+import pytest  # noqa: E402
+import redis  # noqa: E402
+
+from tests.service.svc_stack import Api, Stack, redis_server  # noqa: E402
 
 
 @pytest.fixture(scope="session")
