@@ -41,10 +41,13 @@ def live_history(gid: str) -> list[dict]:
 
 
 def boards(state: dict, history: list[dict]) -> list[Board]:
-    """Every board of a game: each adjudicated phase, then the one now open (if any)."""
+    """Every board of a game: each adjudicated phase, then the one now open, or the final position of
+    a finished game."""
     out = [Board(h["phase"], {"variant": state["variant"], **h["position"], "phase": h["phase"]},
                  h.get("results", []), True, h["seq"]) for h in history]
-    if state.get("position") and state.get("phase") and state["status"] != "finished":
+    latest = state.get("position") and state.get("phase")
+    if latest and (state["status"] != "finished" or not history or history[-1]["phase"] != state["phase"]):
+        # the phase now open; or a finished game's final position (no orders: none were adjudicated there)
         out.append(Board(state["phase"], {"variant": state["variant"], **state["position"],
                                           "phase": state["phase"]}, [], False, state.get("seq")))
     if not out:  # still forming: the variant's starting position

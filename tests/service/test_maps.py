@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 
 from service import boards
 from tests.maps.svg import Picture
-from tests.service.gamekit import RETREAT_AHEAD, new_game
+from tests.service.gamekit import RETREAT_AHEAD, SOLO_START, finished, new_game
 
 REQUEST = {"phase": "S1901M", "units": {"FRANCE": ["A PAR", "A MAR"], "GERMANY": ["A MUN"]},
            "centers": {"FRANCE": ["PAR", "MAR", "BRE"], "GERMANY": ["MUN"]},
@@ -157,3 +157,15 @@ def test_a_rolled_back_phase_is_drawn_from_its_new_record(api):
     game.wait_phase("S1902M")
     again = Picture(api.get(f"{game.path}/map.svg?phase=F1901M").text).orders()
     assert ("FRANCE", "A PAR - PIC", "succeeds") in again and ("FRANCE", "A PAR - BUR", "succeeds") not in again
+
+
+def test_a_finished_game_shows_its_final_position_last(api):
+    game = new_game(api, start=SOLO_START)
+    game.submit("FRANCE", ["A PIE - VEN"])
+    game.director_action("adjudicate")
+    state = finished(game)
+    final = Picture(api.get(f"{game.path}/map.svg").text)
+    assert final.root.attrib["data-phase"] == state["phase"] != "F1905M" and final.orders() == []
+    assert final.one("data-supply-center", "VEN").attrib["data-owner"] == "FRANCE"
+    solo = Picture(api.get(f"{game.path}/map.svg?phase=F1905M").text)
+    assert ("FRANCE", "A PIE - VEN", "succeeds") in solo.orders()
