@@ -5,11 +5,20 @@ volume (submissions, answers); and the same limits on the mail commands that
 create something (:class:`MailLimits`, counted per sender address).
 
 Flask-Limiter, counting in the service's Redis (keys ``dip:limits:*``) so that
-every gunicorn process shares the counts; a client is its address.  Over a
-limit a request gets a 429 problem+json with ``Retry-After``.  Each limit is
-a Flask-Limiter string (``"20 per minute; 200 per day"``) in the environment
-variable that ``workers.core.settings.RATE_LIMITS`` names; ``RATE_LIMITS=off`` turns them all off (the test stack
-and the load script do, as they play thousands of moves from one address).
+every gunicorn process shares the counts.  **Quotas follow the credential**
+(contracts/clients.md): a request whose token the service knows (an account's,
+or a player's, director's or participant's of the table in its path) counts
+against that token's hash, with the limits of
+``workers.core.settings.CREDENTIAL_LIMITS`` (higher where an app serving many
+players needs it) or else those of ``RATE_LIMITS``; only a request without such
+a token counts against its address.  The token is checked before anything is
+counted (one Redis round trip), so a made-up token neither spends another's
+quota nor escapes its address's.  Over a limit a request gets a 429
+problem+json naming the quota (its variable), whose it is, and when it resets,
+with ``Retry-After``.  Each limit is a Flask-Limiter string (``"20 per minute;
+200 per day"``) in the environment variable the settings name;
+``RATE_LIMITS=off`` turns them all off (the test stack and the load script do,
+as they play thousands of moves from one address).
 If Redis cannot be reached the limits let requests through (the request then
 meets the same Redis and gets its own 503).
 """
@@ -17,36 +26,96 @@ from __future__ import annotations
 
 import logging
 
-from flask import request
+import hmac
+import math
+import time
+
+from flask import current_app, g, request
 from flask_limiter import Limiter
+from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from limits import parse_many
 from limits.storage import storage_from_string
 from limits.strategies import STRATEGIES
 
-from workers.core.settings import PER_TOKEN, Settings
-from workers.core.store import hash_token
+from workers.core import keys
+from workers.core.settings import CREDENTIAL_LIMITS, RATE_LIMITS, Settings
+from workers.core.store import hash_token, iso
+
+from .http import RETRY_AFTER, problem
 
 
 def init_app(app, redis_url: str, config: Settings) -> Limiter | None:
     """Put the limits of ``config.rate_limits`` on their endpoints (call after every blueprint is registered)."""
     if not config.rate_limits_on:
         return None
-    limiter = Limiter(get_remote_address, app=app, storage_uri=config.rate_limit_storage or redis_url,
+    limiter = Limiter(credential_key, app=app, storage_uri=config.rate_limit_storage or redis_url,
                       strategy=config.rate_limit_strategy, key_prefix="dip:limits",
                       headers_enabled=True, swallow_errors=True)
     for endpoint, limit in config.rate_limits.items():
         view = app.view_functions.get(endpoint)
         if view is not None:
-            per_token = endpoint in PER_TOKEN
-            app.view_functions[endpoint] = limiter.limit(limit, key_func=token_key if per_token else None)(view)
+            by_credential = config.credential_limits.get(endpoint, limit)
+            app.view_functions[endpoint] = limiter.limit(
+                lambda anonymous=limit, known=by_credential: known if holder()[0] != "address" else anonymous)(view)
+    app.extensions["quota_limiter"] = limiter
+    app.register_error_handler(RateLimitExceeded, _refused)
     return limiter
 
 
-def token_key() -> str:
-    """Who a per-token limit counts: the bearer token's hash (the client's address if it sent none)."""
+def holder() -> tuple[str, str]:
+    """Whose quota the request spends: ``(kind, key)``, kind ``account``, ``player``, ``director`` or
+    ``participant`` for a token the service knows, else ``address``.  Read once per request: one
+    round trip checks the token against the accounts and the table in the request's path."""
+    if "quota_holder" in g:
+        return g.quota_holder
+    found = ("address", get_remote_address() or "unknown")
     sent = token_or_none()
-    return f"token:{hash_token(sent)}" if sent else get_remote_address()
+    if sent:
+        digest = hash_token(sent)
+        args = request.view_args or {}
+        checks = [("account", keys.account_tokens(), digest)]
+        for name, tokens, record, holder_kind in (
+                ("game_id", keys.tokens, keys.game, "player"),
+                ("resolution_id", keys.resolution_tokens, keys.resolution, "participant"),
+                ("tournament_id", None, keys.tournament, None)):
+            if args.get(name):
+                if tokens:
+                    checks.append((holder_kind, tokens(args[name]), digest))
+                checks.append(("director", record(args[name]), "director"))
+        with current_app.extensions["games"].r.pipeline(transaction=False) as pipe:
+            for _kind, key, field in checks:
+                pipe.hget(key, field)
+            answers = pipe.execute()
+        for (kind, _key, field), answer in zip(checks, answers):
+            if answer is not None and (field != "director" or hmac.compare_digest(answer, digest)):
+                found = (kind, digest)
+                break
+    g.quota_holder = found
+    return found
+
+
+def credential_key() -> str:
+    kind, key = holder()
+    return f"{kind}:{key}"
+
+
+def _refused(e: RateLimitExceeded):
+    """The 429: which quota, whose, and when it resets."""
+    kind, _key = holder()
+    endpoint = request.endpoint or ""
+    named = (CREDENTIAL_LIMITS if kind != "address" and endpoint in CREDENTIAL_LIMITS else RATE_LIMITS)
+    variable = named.get(endpoint, ("RATE_LIMITS", ""))[0]
+    current = current_app.extensions["quota_limiter"].current_limit
+    resets = current.reset_at if current else time.time() + RETRY_AFTER
+    wait = max(1, math.ceil(resets - time.time()))
+    whose = "this address (send your account's token to count against the account)" if kind == "address" \
+        else f"this {kind} token"
+    resp = problem(429, "Too Many Requests",
+                   f"quota {variable} spent: at most {e.limit.limit} for {whose}; it resets at "
+                   f"{iso(resets)} (in {wait} s)", quota=variable, credential=kind, resets_at=iso(resets))
+    resp.headers["Retry-After"] = str(wait)
+    return resp
 
 
 def token_or_none() -> str | None:

@@ -391,6 +391,9 @@ class ProblemSchema(Schema):
     errors = fields.Dict()
     orders = fields.List(fields.Dict())
     open_step = fields.Integer()
+    quota = fields.String()
+    credential = fields.String()
+    resets_at = fields.String()
     phase = fields.String()
 
 

@@ -33,7 +33,17 @@ RATE_LIMITS = {
     "webhooks.games_add": ("RATE_LIMIT_WEBHOOK", "20 per minute"),
     "webhooks.tournaments_add": ("RATE_LIMIT_WEBHOOK", "20 per minute"),
 }
-PER_TOKEN = ("press.send",)  # endpoints whose limit counts each bearer token, not each client address
+# A request with a token the service knows (an account's, a player's, a director's, a participant's) counts
+# against that credential, with these limits where an app serving many players needs more than one person
+# does (the others: the same as RATE_LIMITS); a request without one counts against its address.
+CREDENTIAL_LIMITS = {
+    "games.create_game": ("RATE_LIMIT_CREATE_GAME_CREDENTIAL", "120 per minute; 5000 per day"),
+    "games.join": ("RATE_LIMIT_JOIN_CREDENTIAL", "120 per minute"),
+    "games.submit_orders": ("RATE_LIMIT_SUBMIT_CREDENTIAL", "600 per minute"),
+    "resolutions.create": ("RATE_LIMIT_CREATE_RESOLUTION_CREDENTIAL", "120 per minute; 5000 per day"),
+    "resolutions.answer": ("RATE_LIMIT_ANSWER_CREDENTIAL", "600 per minute"),
+    "export.import_game": ("RATE_LIMIT_IMPORT_CREDENTIAL", "60 per minute; 1000 per day"),
+}
 _OFF = ("off", "0", "false", "no")
 
 
@@ -77,6 +87,8 @@ class Settings:
     rate_limit_storage: str | None = None
     rate_limit_strategy: str = "fixed-window"
     rate_limits: Mapping[str, str] = field(default_factory=lambda: {e: d for e, (_v, d) in RATE_LIMITS.items()})
+    credential_limits: Mapping[str, str] = field(
+        default_factory=lambda: {e: d for e, (_v, d) in CREDENTIAL_LIMITS.items()})
     # the launcher
     host: str = "127.0.0.1"
     port: int = 8000
@@ -121,6 +133,8 @@ class Settings:
             rate_limit_storage=get("RATE_LIMIT_STORAGE", None),
             rate_limit_strategy=get("RATE_LIMIT_STRATEGY", "fixed-window"),
             rate_limits={endpoint: get(variable, default) for endpoint, (variable, default) in RATE_LIMITS.items()},
+            credential_limits={endpoint: get(variable, default)
+                               for endpoint, (variable, default) in CREDENTIAL_LIMITS.items()},
             host=get("HOST", "127.0.0.1"), port=get("PORT", 8000, int), workers=get("WORKERS", 1, int),
             web_concurrency=get("WEB_CONCURRENCY", 2, int),
             worker_connections=get("WORKER_CONNECTIONS", 5000, int),
