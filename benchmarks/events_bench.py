@@ -140,9 +140,9 @@ def main() -> int:
     import os
     os.environ["WEB_CONCURRENCY"] = str(args.web)
     with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_TMP")) as tmp:
-        stack = Stack(Path(tmp))
+        stack = Stack(ROOT, Path(tmp))
         try:
-            stack.start(workers=1)
+            stack.start(workers=1, durable=False)
             asyncio.run(run(args, stack.base, stack.port))
         finally:
             stack.close()

@@ -35,7 +35,7 @@ from workers.core.errors import NotFound, Unauthorized
 from workers.core.store import CONNECTIONS, CONNECTION_WAIT, hash_token
 
 from .http import BadRequest, token
-from .live_hub import Hub
+from .live_hub import Hub, prepare
 
 bp = Blueprint("events", __name__)
 HEARTBEAT = 15  # seconds between keep-alive comments
@@ -109,7 +109,7 @@ def stream(table: str, tid: str, audiences: Callable[[], set[str]]) -> Response:
             while seen:
                 entries = feed.after(cursor, HEARTBEAT)
                 if entries is None:  # older than the feed keeps, or the feed stopped: from Redis
-                    entries = live.since(hub.r, table, tid, cursor)
+                    entries = [prepare(e) for e in live.since(hub.r, table, tid, cursor)]
                     if feed.stopped:
                         hub.leave(feed)
                         feed = hub.join(table, tid)
@@ -120,10 +120,10 @@ def stream(table: str, tid: str, audiences: Callable[[], set[str]]) -> Response:
                     seen = audiences()
                     yield ": keep-alive\n\n"
                     continue
-                for entry_id, fields in entries:
-                    cursor = entry_id
-                    if live.visible(fields, seen):
-                        yield f"id: {entry_id}\nevent: {fields['type']}\ndata: {fields['data']}\n\n"
+                cursor = entries[-1][0]
+                frames = "".join(frame for _id, to, frame in entries if to is None or to & seen)
+                if frames:  # one write for what came together
+                    yield frames
         finally:
             hub.leave(feed)
 

@@ -13,6 +13,7 @@ itself.  A feed whose last stream has gone stops after its current wait.
 """
 from __future__ import annotations
 
+import json
 import logging
 import threading
 
@@ -25,12 +26,20 @@ log = logging.getLogger(__name__)
 KEPT = 1000  # entries a feed keeps for its streams
 
 
+def prepare(entry: tuple[str, dict]) -> tuple[str, frozenset | None, str]:
+    """A stream entry as the streams use it, made once for all of them: its id, who may see it (None:
+    everyone) and its Server-Sent Events frame."""
+    entry_id, fields = entry
+    to = frozenset(json.loads(fields["to"])) if fields.get("to") else None
+    return entry_id, to, f"id: {entry_id}\nevent: {fields['type']}\ndata: {fields['data']}\n\n"
+
+
 class Feed:
     def __init__(self, hub: "Hub", table: str, tid: str):
         self.hub, self.table, self.tid = hub, table, tid
         self.changed = threading.Condition()
         self.streams = 0
-        self.entries: list[tuple[str, dict]] = []  # the newest, oldest first
+        self.entries: list[tuple[str, frozenset | None, str]] = []  # the newest, prepared, oldest first
         self.base = live.last_id(hub.r, table, tid)  # every entry after this one is in ``entries``
         self.newest = self.base
         self.stopped = False
@@ -41,7 +50,7 @@ class Feed:
                 found = live.read(self.hub.r, self.table, self.tid, self.newest, block_ms=self.hub.wait_ms)
                 with self.changed:
                     if found:
-                        self.entries += found
+                        self.entries += map(prepare, found)
                         self.newest = found[-1][0]
                         if len(self.entries) > KEPT:
                             self.base = self.entries[-KEPT - 1][0]
@@ -56,7 +65,7 @@ class Feed:
                 self.stopped = True
                 self.changed.notify_all()
 
-    def after(self, cursor: str, timeout: float) -> list[tuple[str, dict]] | None:
+    def after(self, cursor: str, timeout: float) -> list[tuple[str, frozenset | None, str]] | None:
         """The entries after ``cursor``, waiting up to ``timeout`` s for one; None when this feed cannot
         say (the cursor is older than what it keeps, or it stopped): read them from Redis."""
         at = live.order(cursor)

@@ -11,7 +11,8 @@ expires.
 
 An event is ``type``, ``data`` (JSON) and ``to``: empty for everyone who may
 watch the table, else the audiences that may see it (powers, ``director``,
-a resolution's participant ids); :func:`visible` is the one filter.  ``data``
+a resolution's participant ids), by which each stream filters
+(service/events_api.py).  ``data``
 holds only what its audience may see: no order text, no ballot, no sealed
 answer.
 """
@@ -50,12 +51,6 @@ def publish(store, pipe, table: str, tid: str, type_: str, data: dict, to: list[
     assert type_ in TYPES[table], type_
     _script(store.r)(keys=[keys.events(table, tid)], client=pipe,
                      args=[KEEP, KEEP, type_, json.dumps(data), json.dumps(sorted(to)) if to else ""])
-
-
-def visible(entry: dict, audiences: set[str]) -> bool:
-    """Whether a viewer of ``audiences`` may see the stream ``entry`` (its fields as read)."""
-    to = entry.get("to")
-    return not to or bool(audiences & set(json.loads(to)))
 
 
 def last_id(r, table: str, tid: str) -> str:
