@@ -325,3 +325,21 @@ def test_defect_11_resume_with_some_not_ready_restarts_the_clock(api):
     assert game.ready("FRANCE").status_code == 200
     state = game.director_action("resume").json()
     assert state["status"] == "open" and state["phase"] == "S1901M" and state["ready"] == ["FRANCE"]
+
+
+# ---------------------------------------------------------------- injection, the family of 4 and 11
+def test_injection_names_are_text_in_the_pages_and_the_map(api):
+    evil = '<script>alert(1)</script>"><img src=x onerror=alert(2)>'
+    created = api.post("/v1/games", json={"name": evil, "assignment": "chosen", "deadlines": LONG}).json()
+    game = created_game(api, created)
+    page = api.get(f"/games/{game.id}", check=False)
+    assert page.status_code == 200 and "<script>alert" not in page.text and "<img src=x" not in page.text
+    assert "&lt;script&gt;" in page.text
+    svg = api.get(f"{game.path}/map.svg", check=False)
+    assert svg.status_code == 200 and "<script" not in svg.text
+    made = api.post("/v1/tournaments", json={"name": evil, "system": "sum_of_squares", "rounds": 1,
+                                             "players": [evil[:50]]})
+    assert made.status_code == 201, made.text
+    made = made.json()
+    page = api.get(f"/tournaments/{made['tournament']['id']}", check=False)
+    assert page.status_code == 200 and "<script>alert" not in page.text and "<img src=x" not in page.text
