@@ -343,3 +343,15 @@ def test_injection_names_are_text_in_the_pages_and_the_map(api):
     made = made.json()
     page = api.get(f"/tournaments/{made['tournament']['id']}", check=False)
     assert page.status_code == 200 and "<script>alert" not in page.text and "<img src=x" not in page.text
+
+
+def test_defect_01_the_hidden_toss_is_in_no_view_before_it_is_shown(api):
+    game = _two_player(api)
+    force_until(game, "F1914M")
+    views = [game.path, f"{game.path}/history", f"{game.path}/export", f"/games/{game.id}", f"{game.path}/map.svg",
+             f"{game.path}/audit"]
+    for path in views:
+        for token in (None, game.director, game.tokens["ENGLAND"]):
+            resp = api.get(path, token=token, check=False)
+            assert resp.status_code in (200, 401, 403), (path, resp.status_code)
+            assert "italy_joins" not in resp.text, path
