@@ -1,22 +1,32 @@
-"""Benchmark: phases per second through the batch command line, against MILA.
+"""Benchmark: the batch adjudicator against MILA, side by side, in one run.
 
-    .venv/bin/python benchmarks/diplomacy_bench.py [--phases 5000] [--seed 1901] [--repeat 3] [--no-mila]
+    .venv/bin/python benchmarks/diplomacy_bench.py [--phases 4000] [--datc-rounds 5]
+        [--seed 1901] [--repeat 5] [--baseline-src DIR] [--set-up] [--no-mila]
 
-1. Plays random games (benchmarks/positions.py) and keeps their first
-   ``--phases`` phases in the order played: every movement phase, and the
-   retreat and adjustment phases that follow them.
-2. Times ``python -m adjudicator.diplomacy`` on them as one JSON Lines batch:
-   one process, one core, wall clock, process start-up included (best of
-   ``--repeat``), from compiled bytecode as an installed package runs.  Then
-   once per phase type, each its own process, for the phases/s of each type.
-3. Unless ``--no-mila``: installs the PyPI package ``diplomacy`` (the MILA
-   engine) into its own virtualenv under .bench/ (only for this benchmark) and
-   times it on the same phases in the same run, two ways
-   (benchmarks/diplomacy_mila_runner.py): as in a long game (the game object
-   already built, only ``set_orders`` + ``process()`` timed), and with a new
-   game set up at each position.  Prints both ratios, phases/s per phase type,
-   and how often the two engines leave the same units and go on to the same
-   phase.
+1. The mix: the first ``--phases`` phases of random games
+   (benchmarks/positions.py: every movement phase, and the retreat and
+   adjustment phases that follow), then every DATC step MILA can play
+   (tests/diplomacy/datc: the standard game, the 2000 convoy rule; 201 steps)
+   ``--datc-rounds`` times.  Our engine reads the DATC orders as the cases
+   write them (often English); MILA gets the same orders in its own notation.
+2. ``--repeat`` rounds, one after the other, each timing both engines on the
+   whole mix: ``python -m adjudicator.diplomacy`` as one JSON Lines batch (one
+   process, one core, start-up included, from compiled bytecode as an
+   installed package runs), then MILA (the PyPI package ``diplomacy``,
+   installed on first use into its own virtualenv under .bench/, for this
+   benchmark only) as in a long game: each game built before the clock
+   starts, only ``set_orders`` + ``process()`` timed
+   (benchmarks/diplomacy_mila_runner.py).  With ``--baseline-src DIR`` a
+   second copy of our engine (DIR holds its ``adjudicator/``, e.g. an older
+   commit: ``git archive COMMIT adjudicator | tar -x -C DIR``) is timed in
+   each round too.  The ratio of each round is MILA's time over ours in that
+   round, in CPU time (user + system; what one core gives, whatever else the
+   machine runs) and in wall clock; the median and the range over the rounds
+   are printed.
+3. The same ratios for each part of the mix alone (random games, DATC), each
+   part in its own process, and phases/s by phase type; whether the two
+   engines leave the same units and go on to the same phase; with
+   ``--set-up``, MILA with a new game set up per phase too.
 """
 from __future__ import annotations
 
@@ -24,6 +34,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -36,8 +47,7 @@ BENCH = ROOT / ".bench"
 MILA_PYTHON = BENCH / "mila-venv" / "bin" / "python"
 TYPES = {"M": "movement", "R": "retreat", "A": "adjustment"}
 
-from benchmarks.positions import game_phases  # noqa: E402
-
+from benchmarks.positions import datc_phases, game_phases  # noqa: E402
 
 # Our CLI runs as an installed package would: from compiled bytecode.  A first,
 # untimed run writes the .pyc files (so PYTHONDONTWRITEBYTECODE is not passed on).
@@ -45,122 +55,163 @@ CLI = [sys.executable, "-m", "adjudicator.diplomacy"]
 CLI_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def ours(path: Path, repeat: int) -> tuple[float, float, list[dict]]:
-    """Wall-clock and CPU seconds (user + system) of the CLI on ``path``, each the
-    best of ``repeat`` runs, and its responses."""
-    subprocess.run(CLI, input=b"", capture_output=True, check=True, cwd=ROOT, env=CLI_ENV)
-    best_wall = best_cpu = None
-    out = b""
-    for _ in range(repeat):
-        with path.open("rb") as feed:
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            started = time.perf_counter()
-            done = subprocess.run(CLI, stdin=feed, capture_output=True, check=True, cwd=ROOT,
-                                  env=CLI_ENV)
-            seconds = time.perf_counter() - started
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        if best_wall is None or seconds < best_wall:
-            best_wall, out = seconds, done.stdout
-        best_cpu = cpu if best_cpu is None else min(best_cpu, cpu)
-    responses = [json.loads(line) for line in out.splitlines() if line.strip()]
-    errors = [r for r in responses if "error" in r]
+def run_cli(path: Path, src: Path) -> tuple[float, float, bytes]:
+    """Wall-clock and CPU seconds (user + system) of one run of the CLI of the
+    engine in ``src`` on ``path``, and its output."""
+    with path.open("rb") as feed:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        done = subprocess.run(CLI, stdin=feed, capture_output=True, check=True, cwd=src,
+                              env={**CLI_ENV, "PYTHONPATH": str(src)})
+        seconds = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return seconds, cpu, done.stdout
+
+
+def warm_up(src: Path) -> None:
+    where = subprocess.run(CLI[:1] + ["-c", "import adjudicator; print(adjudicator.__file__)"],
+                           capture_output=True, check=True, text=True, cwd=src,
+                           env={**CLI_ENV, "PYTHONPATH": str(src)}).stdout.strip()
+    if not Path(where).resolve().is_relative_to(src.resolve()):
+        raise SystemExit(f"the engine in {src} is shadowed by {where}")
+    subprocess.run(CLI, input=b"", capture_output=True, check=True, cwd=src,
+                   env={**CLI_ENV, "PYTHONPATH": str(src)})
+
+
+def responses(out: bytes) -> list[dict]:
+    answers = [json.loads(line) for line in out.splitlines() if line.strip()]
+    errors = [r for r in answers if "error" in r]
     if errors:
         raise SystemExit(f"our engine refused {len(errors)} requests, first: {errors[0]}")
-    return best_wall, best_cpu, responses
+    return answers
 
 
-def mila(path: Path) -> dict:
+def mila(path: Path, set_up: bool) -> dict:
     if not MILA_PYTHON.exists():
         print("installing the MILA engine (PyPI 'diplomacy') into .bench/mila-venv", flush=True)
         venv.EnvBuilder(with_pip=True).create(MILA_PYTHON.parent.parent)
         subprocess.run([str(MILA_PYTHON), "-m", "pip", "install", "--quiet", "diplomacy"], check=True)
-    done = subprocess.run([str(MILA_PYTHON), str(ROOT / "benchmarks" / "diplomacy_mila_runner.py"), str(path)],
+    command = [str(MILA_PYTHON), str(ROOT / "benchmarks" / "diplomacy_mila_runner.py"), str(path)]
+    done = subprocess.run(command + ([] if set_up else ["--no-set-up"]),
                           capture_output=True, check=True, text=True)
     return json.loads(done.stdout)
 
 
-def units_after(response: dict) -> dict[str, list[str]]:
-    return {p: sorted(us) for p, us in response["next"]["units"].items() if us}
+def write_jsonl(path: Path, requests: list[dict]) -> Path:
+    path.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "mila_orders"}) + "\n"
+                            for r in requests))
+    return path
 
 
-def rate(count: int, seconds: float) -> str:
-    return f"{count / seconds:,.0f}" if seconds else "-"
+def spread(values: list[float], unit: str = "x", digits: int = 1) -> str:
+    return (f"{statistics.median(values):.{digits}f}{unit} "
+            f"(range {min(values):.{digits}f}-{max(values):.{digits}f}{unit}, {len(values)} rounds)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--phases", type=int, default=5000)
+    parser.add_argument("--phases", type=int, default=4000, help="phases of random games")
+    parser.add_argument("--datc-rounds", type=int, default=5, help="times the DATC steps are played")
     parser.add_argument("--seed", type=int, default=1901)
-    parser.add_argument("--repeat", type=int, default=3, help="runs of our CLI; the best is kept")
+    parser.add_argument("--repeat", type=int, default=5, help="rounds of timing, both engines each")
+    parser.add_argument("--baseline-src", type=Path, help="a folder holding another adjudicator/ to time")
+    parser.add_argument("--set-up", action="store_true", help="MILA with a game set up per phase too")
     parser.add_argument("--no-mila", action="store_true")
     args = parser.parse_args()
 
     BENCH.mkdir(exist_ok=True)
     games = game_phases(args.phases, seed=args.seed)
-    requests = [r for game in games for r in game]
-    stem = f"diplomacy-{args.phases}-{args.seed}"
-    path = BENCH / f"{stem}.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in requests))
-    kinds = [r["phase"][-1] for r in requests]
+    datc = datc_phases()
+    random_part = [r for game in games for r in game]
+    datc_part = datc * args.datc_rounds
+    mix = random_part + datc_part
+    stem = f"diplomacy-{args.phases}-{args.seed}-datc{args.datc_rounds}"
+    files = {"mix": write_jsonl(BENCH / f"{stem}.jsonl", mix),
+             "random games": write_jsonl(BENCH / f"{stem}-random.jsonl", random_part),
+             "DATC": write_jsonl(BENCH / f"{stem}-datc.jsonl", datc_part)}
+    parts = {"mix": range(len(mix)), "random games": range(len(random_part)),
+             "DATC": range(len(random_part), len(mix))}
+    kinds = [r["phase"][-1] for r in mix]
     count = {t: kinds.count(t) for t in TYPES}
-    units = sum(len(us) for r in requests if r["phase"].endswith("M") for us in r["units"].values())
-    print(f"{len(requests)} phases from {len(games)} random games: "
-          + ", ".join(f"{count[t]} {name}" for t, name in TYPES.items())
-          + f"; {units / max(count['M'], 1):.1f} units per movement phase")
+    units = sum(len(us) for r in random_part if r["phase"].endswith("M") for us in r["units"].values())
+    moves = sum(1 for r in random_part if r["phase"].endswith("M"))
+    print(f"{len(mix)} phases: {len(random_part)} from {len(games)} random games "
+          f"({units / max(moves, 1):.1f} units per movement phase) and {len(datc)} DATC steps "
+          f"x {args.datc_rounds}; " + ", ".join(f"{count[t]} {name}" for t, name in TYPES.items()))
 
-    seconds, cpu, responses = ours(path, args.repeat)
-    print(f"\nthis engine, batch CLI, one process, start-up included: {seconds:.2f} s wall, "
-          f"{cpu:.2f} s CPU; {len(requests) / seconds:,.0f} phases/s")
-    own = {}
-    for t in TYPES:
-        part = BENCH / f"{stem}-{t}.jsonl"
-        part.write_text("".join(json.dumps(r) + "\n" for r in requests if r["phase"].endswith(t)))
-        own[t] = ours(part, args.repeat)[:2] if count[t] else (0.0, 0.0)
+    engines = {"this engine": ROOT}
+    if args.baseline_src:
+        engines["baseline engine"] = args.baseline_src.resolve()
+    for src in engines.values():
+        warm_up(src)
+    games_path = BENCH / f"{stem}-games.json"
+    games_path.write_text(json.dumps({"games": games + [[d] for d in datc_part]}))
+
+    # rounds: every engine on the whole mix, one after the other
+    ours = {name: [] for name in engines}  # name -> [(wall, cpu)]
+    theirs: list[dict] = []
+    first_out = None
+    for n in range(args.repeat):
+        for name, src in engines.items():
+            wall, cpu, out = run_cli(files["mix"], src)
+            ours[name].append((wall, cpu))
+            if first_out is None:
+                first_out = out
+        if not args.no_mila:
+            theirs.append(mila(games_path, set_up=args.set_up and n == 0))
+        print(f"round {n + 1}: " + ", ".join(f"{name} {w:.2f} s wall {c:.2f} s CPU"
+                                              for name, ((w, c)) in ((k, v[-1]) for k, v in ours.items()))
+              + (f"; MILA {sum(theirs[-1]['long_game']):.2f} s wall "
+                 f"{sum(theirs[-1]['long_game_cpu']):.2f} s CPU" if theirs else ""), flush=True)
+    answers = responses(first_out)
+
+    print(f"\nthe mix, one process each, start-up included ({args.repeat} rounds, median and range):")
+    for name, runs in ours.items():
+        print(f"  {name:<16} {spread([len(mix) / c for _w, c in runs], ' phases/s', 0)} by CPU time; "
+              f"{spread([len(mix) / w for w, _c in runs], ' phases/s', 0)} by wall clock")
+    if len(engines) > 1:
+        base, mine = ours["baseline engine"], ours["this engine"]
+        print(f"  this engine over the baseline engine: "
+              f"{spread([b[1] / m[1] for b, m in zip(base, mine)])} CPU, "
+              f"{spread([b[0] / m[0] for b, m in zip(base, mine)])} wall")
     if args.no_mila:
-        for t, name in TYPES.items():
-            print(f"  {name:<10} {rate(count[t], own[t][0]):>8} phases/s (its own process)")
         return
 
-    games_path = BENCH / f"{stem}-games.json"
-    games_path.write_text(json.dumps({"games": games}))
-    theirs = mila(games_path)
-    total = {key: sum(theirs[key].values()) for key in ("long_game", "long_game_cpu", "set_up", "set_up_cpu")}
-    print(f"MILA diplomacy, long game (game built; set_orders + process() timed): "
-          f"{total['long_game']:.2f} s wall, {total['long_game_cpu']:.2f} s CPU; "
-          f"{len(requests) / total['long_game']:,.0f} phases/s")
-    print(f"MILA diplomacy, new game set up per phase + set_orders + process(): "
-          f"{total['set_up']:.2f} s wall, {total['set_up_cpu']:.2f} s CPU; "
-          f"{len(requests) / total['set_up']:,.0f} phases/s")
-    print("\nratio against MILA as in a long game:  "
-          f"{total['long_game'] / seconds:.1f}x wall clock, {total['long_game_cpu'] / cpu:.1f}x CPU time")
-    print("ratio against MILA set up per phase:    "
-          f"{total['set_up'] / seconds:.1f}x wall clock, {total['set_up_cpu'] / cpu:.1f}x CPU time")
+    print(f"  MILA long game   {spread([len(mix) / sum(t['long_game_cpu']) for t in theirs], ' phases/s', 0)}"
+          f" by CPU time (set_orders + process() only)")
+    for name, runs in ours.items():
+        print(f"\nMILA's time over {name}'s, the mix:")
+        print("  CPU time:   " + spread([sum(t["long_game_cpu"]) / c for t, (_w, c) in zip(theirs, runs)]))
+        print("  wall clock: " + spread([sum(t["long_game"]) / w for t, (w, _c) in zip(theirs, runs)]))
 
-    print(f"\nphases/s by type (wall clock)  {'this CLI':>10} {'MILA long game':>15} {'MILA set up':>12}")
+    print("\neach part in its own process (this engine; CPU time, median of the rounds):")
+    for part in ("random games", "DATC"):
+        cpus = sorted(run_cli(files[part], ROOT)[1] for _ in range(args.repeat))
+        mine = statistics.median(cpus)
+        theirs_cpu = statistics.median(sum(t["long_game_cpu"][i] for i in parts[part]) for t in theirs)
+        print(f"  {part:<13} {len(parts[part]):>5} phases: this engine {mine:.2f} s, "
+              f"MILA {theirs_cpu:.2f} s: {theirs_cpu / mine:.1f}x")
+
+    print("\nMILA phases/s by type (CPU time, median):")
     for t, name in TYPES.items():
-        print(f"  {name:<10} {count[t]:>6}          {rate(count[t], own[t][0]):>10} "
-              f"{rate(count[t], theirs['long_game'][t]):>15} {rate(count[t], theirs['set_up'][t]):>12}")
-    print("  (this CLI: each type in its own process, start-up included)")
+        idx = [i for i, k in enumerate(kinds) if k == t]
+        seconds = statistics.median(sum(r["long_game_cpu"][i] for i in idx) for r in theirs)
+        print(f"  {name:<10} {count[t]:>6} phases {count[t] / seconds:>8,.0f} phases/s")
+    if args.set_up:
+        set_up = theirs[0]
+        print(f"MILA with a new game set up per phase: {sum(set_up['set_up_cpu']):.2f} s CPU; "
+              f"this engine's first round {ours['this engine'][0][1]:.2f} s: "
+              f"{sum(set_up['set_up_cpu']) / ours['this engine'][0][1]:.1f}x")
 
-    same_units = {t: 0 for t in TYPES}
-    same_phase = {t: 0 for t in TYPES}
-    differ = []
-    for i, (r, m) in enumerate(zip(responses, theirs["after"])):
-        t = requests[i]["phase"][-1]
-        ok_units = units_after(r) == m["units"]
-        ok_phase = r["next"]["phase"] == m["phase"]
-        same_units[t] += ok_units
-        same_phase[t] += ok_phase
-        if not (ok_units and ok_phase):
-            differ.append(i + 1)
-    print("\nsame units after the phase as MILA: "
-          + ", ".join(f"{name} {same_units[t]}/{count[t]}" for t, name in TYPES.items()))
-    print("same next phase as MILA:            "
-          + ", ".join(f"{name} {same_phase[t]}/{count[t]}" for t, name in TYPES.items()))
-    print(f"MILA re-set at our position (after a disagreement): {theirs['resyncs']} times")
-    if differ:
-        print(f"first differing phases (line numbers in {path.name}): {differ[:10]}")
+    print("\nsame units after the phase and same next phase as MILA:")
+    for part in ("random games", "DATC"):
+        same = [i for i in parts[part]
+                if {p: sorted(us) for p, us in answers[i]["next"]["units"].items() if us}
+                == theirs[0]["after"][i]["units"]
+                and answers[i]["next"]["phase"] == theirs[0]["after"][i]["phase"]]
+        print(f"  {part:<13} {len(same)}/{len(parts[part])}")
+    print(f"MILA re-set at our position (new DATC steps, disagreements): {theirs[0]['resyncs']} times")
 
 
 if __name__ == "__main__":

@@ -1,26 +1,29 @@
 """Runs inside the benchmark's own virtualenv, where the PyPI package
 ``diplomacy`` (the MILA engine) is installed; it never imports this project.
 
-    python diplomacy_mila_runner.py GAMES.json
+    python diplomacy_mila_runner.py GAMES.json [--no-set-up]
 
-GAMES.json is ``{"games": [[request, ...], ...]}``: the phases of each random
-game in the order they were played, in our interchange format (movement,
-retreat and adjustment phases).  Prints one JSON object with two timings and
-MILA's view of every phase:
+GAMES.json is ``{"games": [[request, ...], ...]}``: the phases of each game in
+the order they were played, in our interchange format (movement, retreat and
+adjustment phases); a DATC step is a game of one phase.  A request's
+``mila_orders``, when present, are its orders as MILA reads them (the DATC
+cases write many in English).  Prints one JSON object with two timings (the
+second left out with ``--no-set-up``) and MILA's view of every phase:
 
 * ``long_game``: the way MILA runs a long game.  One ``Game`` per game, built
   before the clock starts; per phase only ``set_orders`` for each power and
   ``process()`` are timed.  Whenever MILA's position is not the one our phase
-  starts from (the engines disagreed earlier, or MILA skipped differently), the
-  game is re-created at our position, off the clock, and counted in
-  ``resyncs``.
+  starts from (the engines disagreed earlier, MILA skipped differently, or a
+  new DATC step), the game is re-created at our position, off the clock, and
+  counted in ``resyncs``.
 * ``set_up``: per phase a new ``Game`` set up at the position, then
   ``set_orders`` and ``process()``, all timed.
 
-Seconds are summed per phase type (M, R, A), wall clock (``long_game``,
-``set_up``) and CPU time of this process (``long_game_cpu``, ``set_up_cpu``).
-``after`` holds, per phase, the units MILA leaves on the board (dislodged ones
-left out) and the phase it goes on to, from the long-game run.
+Seconds are given per phase, in the order of GAMES.json, wall clock
+(``long_game``, ``set_up``) and CPU time of this process (``long_game_cpu``,
+``set_up_cpu``).  ``after`` holds, per phase, the units MILA leaves on the
+board (dislodged ones left out) and the phase it goes on to, from the
+long-game run.
 """
 import json
 import sys
@@ -70,7 +73,7 @@ def same_position(game, request):
 
 
 def play(game, request):
-    for power, orders in request["orders"].items():
+    for power, orders in request.get("mila_orders", request["orders"]).items():
         game.set_orders(power, orders)
     game.process()
 
@@ -81,11 +84,10 @@ def view(game):
     return {"units": {p: us for p, us in after.items() if us}, "phase": game.get_current_phase()}
 
 
-def main(path):
+def main(path, set_up_too=True):
     games = json.load(open(path))["games"]
     wall, cpu = time.perf_counter, time.process_time
-    timing = {name: {"M": 0.0, "R": 0.0, "A": 0.0}
-              for name in ("long_game", "long_game_cpu", "set_up", "set_up_cpu")}
+    timing = {"long_game": [], "long_game_cpu": [], "set_up": [], "set_up_cpu": []}
     after, resyncs = [], 0
     for phases in games:
         game = Game()
@@ -93,21 +95,19 @@ def main(path):
             if not same_position(game, request):
                 game = set_up(request)
                 resyncs += 1
-            kind = request["phase"][-1]
             started, started_cpu = wall(), cpu()
             play(game, request)
-            timing["long_game_cpu"][kind] += cpu() - started_cpu
-            timing["long_game"][kind] += wall() - started
+            timing["long_game_cpu"].append(cpu() - started_cpu)
+            timing["long_game"].append(wall() - started)
             after.append(view(game))
-    for phases in games:
+    for phases in games if set_up_too else ():
         for request in phases:
-            kind = request["phase"][-1]
             started, started_cpu = wall(), cpu()
             play(set_up(request), request)
-            timing["set_up_cpu"][kind] += cpu() - started_cpu
-            timing["set_up"][kind] += wall() - started
+            timing["set_up_cpu"].append(cpu() - started_cpu)
+            timing["set_up"].append(wall() - started)
     json.dump({**timing, "resyncs": resyncs, "after": after}, sys.stdout)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], "--no-set-up" not in sys.argv[2:])

@@ -12,7 +12,9 @@ movement phase, and the retreat and winter phases that somebody must order
 """
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 from adjudicator.diplomacy import adjudicate, initial_position
 from adjudicator.diplomacy.board import BOARD
@@ -143,3 +145,46 @@ def movement_phases(count: int, seed: int = 1901, years: int = 12) -> list[dict]
         if len(out) >= count:
             break
     return out[:count]
+
+
+DATC_DIR = Path(__file__).resolve().parent.parent / "tests" / "diplomacy" / "datc"
+_NEXT_KEYS = ("phase", "units", "centers", "dislodged", "contested", "retreat_options")
+
+
+def datc_phases() -> list[dict]:
+    """Every step of the DATC cases (tests/diplomacy/datc) that MILA can play
+    too (the standard game, the 2000 convoy rule), as a full request each: a
+    later step is played on the position our engine's previous step left, as
+    tests/diplomacy/test_datc.py does.  Orders are kept as the cases write
+    them (often English: "F North Sea - Picardy"); each request also carries
+    ``mila_orders``, the same orders in the form MILA reads (our engine's
+    canonical form of each order, or its written form when the order is
+    invalid), one per order given."""
+    out = []
+    for path in sorted(DATC_DIR.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            steps = json.loads(line)["steps"]
+            first = steps[0]["request"]
+            response = None
+            for n, step in enumerate(steps):
+                if n == 0:
+                    request = json.loads(json.dumps(first))
+                else:
+                    request = {k: response["next"][k] for k in _NEXT_KEYS if k in response["next"]}
+                    request["variant"] = first["variant"]
+                    rules = step.get("rules", first.get("rules"))
+                    if rules is not None:
+                        request["rules"] = rules
+                    request["orders"] = step["orders"]
+                response = adjudicate(json.loads(json.dumps(request)))
+                given = sum(len(os) for os in request["orders"].values())
+                mila_orders: dict[str, list[str]] = {}
+                for r in response["results"][:given]:
+                    mila_orders.setdefault(r["power"], []).append(r["order"])
+                rules = request.get("rules") or {}
+                if (request.get("variant", "standard") == "standard"
+                        and rules.get("convoy_disruption", "2000") == "2000"):
+                    out.append({**request, "mila_orders": mila_orders})
+    return out
