@@ -14,8 +14,8 @@ stdin/stdout themselves fail.
 """
 from __future__ import annotations
 
+import gc
 import io
-import json
 import os
 import sys
 
@@ -54,6 +54,27 @@ def _batches(stdin):
         yield lines
 
 
+def _stdlib_dumps(obj) -> bytes:
+    import json
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _codec():
+    """(loads, dumps, the exceptions of bad JSON): orjson's when installed, the
+    stdlib's otherwise (imported only then: it costs start-up time)."""
+    if orjson is None:  # pragma: no cover - depends on the environment
+        import json
+        return json.loads, _stdlib_dumps, (json.JSONDecodeError, UnicodeDecodeError)
+
+    def dumps(obj) -> bytes:
+        try:
+            return orjson.dumps(obj)
+        except TypeError:  # e.g. an integer too large for orjson
+            return _stdlib_dumps(obj)
+
+    return orjson.loads, dumps, orjson.JSONDecodeError
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv:
@@ -62,20 +83,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         sys.stderr.write(f"unknown argument {argv[0]!r}; see --help\n")
         return 2
-    stdlib_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-    if orjson is not None:
-        def dumps(obj) -> bytes:
-            try:
-                return orjson.dumps(obj)
-            except TypeError:  # e.g. an integer too large for orjson
-                return stdlib_dumps(obj).encode("utf-8")
-
-        loads, bad_json = orjson.loads, orjson.JSONDecodeError
-    else:
-        def dumps(obj) -> bytes:
-            return stdlib_dumps(obj).encode("utf-8")
-
-        loads, bad_json = json.loads, (json.JSONDecodeError, UnicodeDecodeError)
+    loads, dumps, bad_json = _codec()
     out = getattr(sys.stdout, "buffer", None)
     if out is None:  # a text-only stream
         def write(data: bytes) -> None:
@@ -112,4 +120,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    # What is loaded by now lives as long as the process, so the cycle collector
+    # need not walk it again and again.  (The engine leaves no reference cycles:
+    # a phase is freed as soon as it is answered.)
+    gc.freeze()
     sys.exit(main())

@@ -36,6 +36,7 @@ def _movement(pos: Position) -> dict:
         retreating, contested, disbanded = _dislodged(pos, mv, new_units)
     if disbanded:
         _mark_disbanded(results, pos, disbanded)
+    mv.release()
     return _after_movement(pos, results, new_units, retreating, contested, disbanded)
 
 
@@ -49,7 +50,8 @@ def _movement_results(pos, orders, entries, unordered, mv) -> list[dict]:
     for e in entries:
         power, o, reason = e[0], e[1], e[3]
         if reason is None:  # the unit's legal order
-            if o.prov not in dislodged and (o.kind == "H" or succeeds[o.prov]):
+            prov = o.prov
+            if prov not in dislodged and (o.kind == "H" or succeeds[prov]):
                 append({"power": power, "unit": o.unit.name, "order": o.canon,
                         "outcome": "succeeds"})
             else:
@@ -99,18 +101,12 @@ def _units_after(pos, orders, mv) -> dict[str, list[Unit]]:
     """The units after movement, by power: the dislodged gone, the movers moved."""
     new_units: dict[str, list[Unit]] = {}
     gone = mv.dislodged
-    succeeds = mv.resolver.resolved
+    moved = {m.prov: make_unit(m.unit.power, m.unit.type, m.dest) for m in mv.arrived.values()}
     for power, us in pos.power_units.items():
-        out = new_units[power] = []
-        for u in us:
-            prov = u.prov
-            if prov in gone:
-                continue
-            o = orders[prov]
-            if o.kind == "M" and o.reason is None and succeeds[prov]:
-                out.append(make_unit(u.power, u.type, o.dest))
-            else:
-                out.append(u)
+        if gone:
+            new_units[power] = [moved.get(u.prov, u) for u in us if u.prov not in gone]
+        else:
+            new_units[power] = [moved.get(u.prov, u) for u in us]
     return new_units
 
 

@@ -54,21 +54,23 @@ def on_minimal_route(src: str, dst: str, via: str, seas) -> bool:
     be convoyed (DATC 6.G.19).
     """
     src_seas, dst_seas = COAST_SEAS[src], COAST_SEAS[dst]
+    return any(_walk([s], via, seas, src_seas, dst_seas) for s in src_seas if s in seas)
 
-    def walk(path):
-        last = path[-1]
-        if last in dst_seas:
-            return via in path
-        for n in SEA_ADJ[last]:
-            if n not in seas or n in path or n in src_seas:
-                continue
-            if any(n in SEA_ADJ[q] for q in path[:-1]):
-                continue
-            if walk(path + [n]):
-                return True
-        return False
 
-    return any(walk([s]) for s in src_seas if s in seas)
+def _walk(path: list, via: str, seas, src_seas, dst_seas) -> bool:
+    """on_minimal_route's search from ``path`` (a plain function, not a closure
+    over itself, so it leaves no reference cycle behind)."""
+    last = path[-1]
+    if last in dst_seas:
+        return via in path
+    for n in SEA_ADJ[last]:
+        if n not in seas or n in path or n in src_seas:
+            continue
+        if any(n in SEA_ADJ[q] for q in path[:-1]):
+            continue
+        if _walk(path + [n], via, seas, src_seas, dst_seas):
+            return True
+    return False
 
 
 # -- orders -------------------------------------------------------------------
@@ -87,7 +89,7 @@ class Order:
                  reason=None):
         self.kind = kind  # H M S C
         self.unit = unit
-        self.prov = unit[3]
+        self.prov = unit.prov
         self.tprov = tprov  # supported / convoyed unit's province
         self.dest = dest  # move: location; support: province or coast as written
         self.dprov = dest[:3] if dest else None
@@ -120,6 +122,10 @@ def canonical(o: Order, units) -> str:
 #: legality answers that depend only on the order's text and the units it names,
 #: one dict per (neutral powers, impassable provinces): text, unit, target -> answer
 _check_caches: dict[tuple, dict] = {}
+#: the legal ones again, by power and text alone, for the usual case of a unit
+#: ordered as before: (neutral, impassable) -> power -> text -> (Order, target unit).
+#: A hit counts only if the same Unit objects (shared, see make_unit) stand there.
+_text_caches: dict[tuple, dict] = {}
 
 
 def _remember(cache: dict, key, value) -> None:
@@ -141,6 +147,8 @@ class Legality:
         self.cache = _check_caches.get(context)
         if self.cache is None:
             self.cache = _check_caches[context] = {}
+            _text_caches[context] = {}
+        self.by_text = _text_caches[context]
 
     @property
     def fleet_seas(self) -> frozenset:
@@ -221,6 +229,11 @@ class Legality:
             hit = self._uncached(parsed, power, text)
             if not self.used_fleets and (type(hit) is str or hit.kind != "C"):
                 _remember(self.cache, key, hit)
+                if type(hit) is not str:
+                    mine = self.by_text.get(power)
+                    if mine is None:
+                        mine = self.by_text[power] = {}
+                    _remember(mine, text, (hit, target))
         return hit
 
     def _uncached(self, parsed: Parsed, power: str, text: str):
@@ -314,6 +327,7 @@ def read_orders(pos: Position, legality: Legality | None = None):
     known = legality.cache
     units = pos.units
     entries = []  # [power, order|None, text, reason(, parsed)]
+    append = entries.append
     orders: dict[str, Order] = {}  # the first order seen for each unit
     several: dict[str, list] = {}  # units with more than one order: their entries
     convoys = False
@@ -321,8 +335,21 @@ def read_orders(pos: Position, legality: Legality | None = None):
         olist = pos.orders.get(power)
         if not olist:
             continue
+        mine = legality.by_text.get(power) or {}
         for raw in olist:
             text = raw.strip()
+            hit = mine.get(text)
+            if hit is not None:  # the usual case: this unit was ordered so before
+                o, target = hit
+                prov = o.prov
+                if units.get(prov) is o.unit and (target is None or units.get(o.tprov) is target):
+                    e = [power, o, text, None]
+                    append(e)
+                    if prov not in orders:
+                        orders[prov] = o
+                    else:
+                        _another(prov, e, orders, entries, several)
+                    continue
             hit = _readings.get(text) or reading(text)
             parsed, unit = hit[0], units.get(hit[3])
             if parsed is None:  # unreadable; still the unit's order if it names one
@@ -421,36 +448,52 @@ class Movement:
         self.units = pos.units
         self.orders = orders
         self.rule_1971 = pos.convoy_rule == "1971"
-        self.moves_into: dict[str, list[Order]] = {}
-        self.supports_of: dict[str, list[Order]] = {}  # province -> matched supports
-        self.convoys_of: dict[str, list[Order]] = {}  # army province -> matched convoys
-        self.matched: set[str] = set()  # supports and convoys that match an order
+        moves_into: dict[str, list[Order]] = {}
+        supports_of: dict[str, list[Order]] = {}  # province -> matched supports
+        convoys_of: dict[str, list[Order]] = {}  # army province -> matched convoys
+        matched: set[str] = set()  # supports and convoys that match an order
+        self.moves_into, self.supports_of, self.convoys_of = moves_into, supports_of, convoys_of
+        self.matched = matched
         self.cancelled: set[str] = set()  # convoys cancelled by the Szykman rule
+        self.moves: list[Order] = []  # the legal moves, supports and convoys
+        self.others: list[Order] = []
+        add_move, add_other = self.moves.append, self.others.append
         for o in orders.values():
-            if o.reason is not None:
+            kind = o.kind
+            if kind == "H" or o.reason is not None:
                 continue
-            if o.kind == "M":
-                self.moves_into.setdefault(o.dprov, []).append(o)
-            elif o.kind == "S":
-                t = orders.get(o.tprov)
+            if kind == "M":
+                add_move(o)
+                into = moves_into.get(o.dprov)
+                if into is None:
+                    moves_into[o.dprov] = [o]
+                else:
+                    into.append(o)
+                continue
+            add_other(o)
+            t = orders[o.tprov]
+            if kind == "S":
                 if o.dest is None:
                     ok = t.kind != "M" or t.reason is not None
                 else:
                     ok = (t.kind == "M" and t.reason is None and t.dprov == o.dprov
                           and (len(o.dest) == 3 or len(t.dest) == 3 or o.dest == t.dest))
                 if ok:
-                    self.matched.add(o.prov)
-                    self.supports_of.setdefault(o.tprov, []).append(o)
-            elif o.kind == "C":
-                t = orders.get(o.tprov)
-                if t.kind == "M" and t.reason is None and t.dprov == o.dprov:
-                    # matched even when the army goes by land (DATC 6.G.2): it
-                    # succeeds unless dislodged, but carries nothing
-                    self.matched.add(o.prov)
-                    if t.via:
-                        self.convoys_of.setdefault(o.tprov, []).append(o)
+                    matched.add(o.prov)
+                    supports_of.setdefault(o.tprov, []).append(o)
+            elif t.kind == "M" and t.reason is None and t.dprov == o.dprov:
+                # a matched convoy, even when the army goes by land (DATC 6.G.2):
+                # it succeeds unless dislodged, but carries nothing
+                matched.add(o.prov)
+                if t.via:
+                    convoys_of.setdefault(o.tprov, []).append(o)
         self.resolver = Resolver(self._adjudicate, self._backup)
         self.resolve = self.resolver.resolve
+
+    def release(self) -> None:
+        """Drop the resolver's hold on this object's rules: the phase then frees
+        at once, without waiting for the cycle collector."""
+        self.resolver.adjudicate = self.resolver.backup = None
 
     # -- the rules --------------------------------------------------------
     def _adjudicate(self, prov: str) -> bool:
@@ -594,44 +637,58 @@ class Movement:
         settled = self.resolver.resolved
         orders, moves_into, matched = self.orders, self.moves_into, self.matched
         supports_of = self.supports_of
-        for prov, o in orders.items():
-            kind = o.kind
-            if o.reason is not None or kind == "H":
+        pending = []  # the orders left to the resolver
+        for o in self.moves:
+            prov = o.prov
+            if o.via or prov in supports_of:
+                pending.append(prov)
                 continue
-            if kind == "M":
-                if o.via or prov in supports_of:
-                    continue
-                d = orders.get(o.dprov)
+            d = orders.get(o.dprov)
+            if d is None:
                 rivals = moves_into[o.dprov]
-                if d is None:
-                    if len(rivals) == 1:
-                        settled[prov] = True
-                    elif all(not r.via and self.head_to_head(r) is None for r in rivals):
-                        settled[prov] = False
-                elif not (d.kind == "M" and d.reason is None) or self.head_to_head(o) is d:
-                    settled[prov] = False
-            elif prov not in matched:
-                settled[prov] = False
-            else:
-                attackers = moves_into.get(prov)
-                if not attackers:
+                if len(rivals) == 1:
                     settled[prov] = True
-                elif kind == "S":
-                    into = o.dprov if o.dest is not None else o.tprov
-                    foreign = [m for m in attackers if m.unit.power != o.unit.power]
-                    if not foreign:
-                        settled[prov] = True
-                    elif any(m.prov != into and not m.via for m in foreign):
-                        settled[prov] = False
+                elif all(not r.via and self.head_to_head(r) is None for r in rivals):
+                    settled[prov] = False
+                else:
+                    pending.append(prov)
+            elif d.kind != "M" or d.reason is not None or (not d.via and d.dprov == prov):
+                settled[prov] = False  # into a unit that stays, or head to head
+            else:
+                pending.append(prov)
+        for o in self.others:
+            prov = o.prov
+            if prov not in matched:
+                settled[prov] = False
+                continue
+            attackers = moves_into.get(prov)
+            if not attackers:
+                settled[prov] = True
+            elif o.kind == "S":
+                into = o.dprov if o.dest is not None else o.tprov
+                power = o.unit.power
+                foreign = [m for m in attackers if m.unit.power != power]
+                if not foreign:
+                    settled[prov] = True
+                elif any(m.prov != into and not m.via for m in foreign):
+                    settled[prov] = False
+                else:
+                    pending.append(prov)
+            else:
+                pending.append(prov)
+        return pending
 
     def run(self):
-        self._settle_the_obvious()
+        pending = self._settle_the_obvious()
         orders = self.orders
         succeeds = self.resolver.resolved
         # in a fixed order, so that the resolver's guesses are always the same
-        for prov in sorted(p for p, o in orders.items()
-                           if p not in succeeds and o.reason is None and o.kind != "H"):
-            self.resolve(prov)
+        if pending:
+            pending.sort()
+            resolve = self.resolve
+            for prov in pending:
+                if prov not in succeeds:
+                    resolve(prov)
         # now every order is decided: read the answers
         self.arrived: dict[str, Order] = {}
         for dprov, ms in self.moves_into.items():

@@ -7,8 +7,7 @@ malformed.  Bad *orders* are never a request error.
 from __future__ import annotations
 
 import re
-from operator import itemgetter
-from typing import NamedTuple
+from operator import attrgetter
 
 from .board import BOARD
 from .variants import VARIANT_TABLE, Variant
@@ -22,12 +21,29 @@ class RequestError(ValueError):
         self.field = field
 
 
-class Unit(NamedTuple):
-    power: str
-    type: str  # "A" | "F"
-    loc: str  # province, or coast for a fleet in a two-coast province
-    prov: str  # loc without the coast
-    name: str  # "F STP/SC"
+class Unit:
+    """A unit on the board.  A plain class with slots rather than a named
+    tuple: its fields are read on every step of an adjudication, and slot
+    reads are the fast ones.  Equal when power, type and location are."""
+
+    __slots__ = ("power", "type", "loc", "prov", "name")
+
+    def __init__(self, power: str, type: str, loc: str, prov: str, name: str):
+        self.power = power
+        self.type = type  # "A" | "F"
+        self.loc = loc  # province, or coast for a fleet in a two-coast province
+        self.prov = prov  # loc without the coast
+        self.name = name  # "F STP/SC"
+
+    def __eq__(self, other) -> bool:
+        return self is other or (type(other) is Unit and self.power == other.power
+                                 and self.name == other.name)
+
+    def __hash__(self) -> int:
+        return hash((self.power, self.name))
+
+    def __repr__(self) -> str:
+        return f"Unit({self.power!r}, {self.type!r}, {self.loc!r})"
 
     def __str__(self) -> str:
         return self.name
@@ -70,7 +86,7 @@ class Position:
 
 #: power -> unit string as written -> Unit, for the strings read so far
 _units_of: dict[str, dict[str, Unit]] = {p: {} for p in BOARD.powers}
-_PROVINCE = itemgetter(3)  # Unit.prov
+_PROVINCE = attrgetter("prov")
 
 
 def parse_unit(text, field, power: str, index: int | None = None) -> Unit:
@@ -182,17 +198,9 @@ def read_position(req, *, need_orders: bool = True) -> Position:
             _phase_cache[(name, phase)] = hit
     pos.season, pos.year, pos.type, pos.neutral, pos.impassable = hit
 
-    power_units: dict[str, list[Unit]] = {}
-    for p, lst in _dict(req, "units").items():
-        power = p if p in _POWERS else _power(p, "units", variant)
-        if type(lst) is not list:
-            _list(lst, f"units.{p}")
-        known = _units_of[power]
-        try:  # fast path: unit strings seen before
-            us = [known[text] for text in lst]
-        except (KeyError, TypeError):
-            us = [parse_unit(text, p, power, i) for i, text in enumerate(lst)]
-        power_units[power] = power_units[power] + us if power in power_units else us
+    power_units = _units_seen_before(req.get("units"))
+    if power_units is None:
+        power_units = _read_units(req, variant)
     every = [u for us in power_units.values() for u in us]
     units: dict[str, Unit] = dict(zip(map(_PROVINCE, every), every))
     if len(units) != len(every):  # two units in one province
@@ -261,6 +269,38 @@ def read_position(req, *, need_orders: bool = True) -> Position:
     seen = dict.fromkeys(list(power_units) + list(centers) + list(orders))
     pos.power_order = list(seen)
     return pos
+
+
+def _units_seen_before(units) -> dict[str, list[Unit]] | None:
+    """Units by power when every power is written as in BOARD.powers and every
+    unit string was read before (the usual case), else None."""
+    if type(units) is not dict:
+        return None
+    power_units = {}
+    try:
+        for p, lst in units.items():
+            if type(lst) is not list:
+                return None
+            power_units[p] = [*map(_units_of[p].__getitem__, lst)]
+    except (KeyError, TypeError):
+        return None
+    return power_units
+
+
+def _read_units(req, variant) -> dict[str, list[Unit]]:
+    """Units by power, each checked (the slow path, with the error's field)."""
+    power_units: dict[str, list[Unit]] = {}
+    for p, lst in _dict(req, "units").items():
+        power = p if p in _POWERS else _power(p, "units", variant)
+        if type(lst) is not list:
+            _list(lst, f"units.{p}")
+        known = _units_of[power]
+        try:  # fast path: unit strings seen before
+            us = [known[text] for text in lst]
+        except (KeyError, TypeError):
+            us = [parse_unit(text, p, power, i) for i, text in enumerate(lst)]
+        power_units[power] = power_units[power] + us if power in power_units else us
+    return power_units
 
 
 def _province(text, field: str) -> str:
