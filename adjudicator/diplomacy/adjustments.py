@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from itertools import chain
 
 from .board import BOARD
 from .orders import REPEAT, OrderError, parse, written
@@ -19,7 +20,7 @@ def adjustment_counts(units_by_power: dict[str, list[Unit]], centers: dict[str, 
             if power in neutral:
                 continue  # neutral powers never build (spec 13.1)
             if occupied is None:
-                occupied = {u.prov for us in units_by_power.values() for u in us}
+                occupied = {u.prov for u in chain.from_iterable(units_by_power.values())}
             owned = set(centers.get(power, ()))
             free = [h for h in BOARD.home_centers[power] if h in owned and h not in occupied]
             n = min(n, len(free))

@@ -8,6 +8,8 @@ nothing to do are skipped, so ``next`` is always a phase somebody must order
 """
 from __future__ import annotations
 
+from itertools import chain
+
 from .adjustments import Adjustments, adjustment_counts
 from .board import BOARD
 from .movement import Movement, read_orders
@@ -48,7 +50,7 @@ def _movement_results(pos, orders, entries, unordered, mv) -> list[dict]:
     results = []
     append = results.append
     for e in entries:
-        power, o, reason = e[0], e[1], e[3]
+        power, o, _text, reason, _parsed = e
         if reason is None:  # the unit's legal order
             prov = o.prov
             if prov not in dislodged and (o.kind == "H" or succeeds[prov]):
@@ -78,8 +80,8 @@ def _invalid_result(pos, e, dislodged) -> dict:
     if o is not None:
         r["unit"] = o.unit.name
     shown = None
-    if len(e) > 4:
-        parsed = e[4]
+    parsed = e[4]
+    if parsed is not None:
         unit = o.unit if o is not None else None
         target = pos.units.get(parsed.tloc[:3]) if parsed.tloc else None
         try:
@@ -114,7 +116,7 @@ def _dislodged(pos, mv, new_units):
     """(units that can retreat: province -> (unit, attacked from, options),
     contested provinces, units disbanded at once by power)."""
     contested = mv.contested()
-    occupied = {u.prov for us in new_units.values() for u in us}
+    occupied = {u.prov for u in chain.from_iterable(new_units.values())}
     retreating = {}
     disbanded: dict[str, list[str]] = {}
     for prov, attacker in mv.dislodged.items():
@@ -174,16 +176,15 @@ def _retreats(pos: Position) -> dict:
 
 def _end_of_year(pos, results, new_units, disbanded=None) -> dict:
     """After a fall turn and its retreats: centres change hands (spec 10)."""
-    owner = {c: p for p, cs in pos.centers.items() for c in cs}
     sc = BOARD.supply_centers
     changed = {}
     for p, us in new_units.items():
-        for u in us:
-            if u.prov in sc and owner.get(u.prov) != p:
-                changed[u.prov] = p
+        for c in sc.intersection([u.prov for u in us]).difference(pos.centers.get(p, ())):
+            changed[c] = p  # a centre with a unit of p on it that p does not own
     if not changed:
         centers = pos.centers
     else:
+        owner = {c: p for p, cs in pos.centers.items() for c in cs}
         owner.update(changed)
         centers = {p: [c for c in cs if owner[c] == p] for p, cs in pos.centers.items()}
         for c in sorted(changed):

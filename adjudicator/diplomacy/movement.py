@@ -317,7 +317,7 @@ def read_orders(pos: Position, legality: Legality | None = None):
 
     Returns (orders, entries, unordered) where ``orders`` maps province -> the
     unit's :class:`Order` (invalid and missing orders become holds),
-    ``entries`` is the list of [power, Order-or-None, text, reason(, parsed)]
+    ``entries`` is the list of [power, Order-or-None, text, reason, parsed-or-None]
     in input order, one per input order, and ``unordered`` the units given no
     order, in the order of ``pos.units``.  An identical repeat of a unit's legal
     order keeps its Order and has the reason :data:`REPEAT`.
@@ -326,7 +326,7 @@ def read_orders(pos: Position, legality: Legality | None = None):
     check = legality.check_or_reason
     known = legality.cache
     units = pos.units
-    entries = []  # [power, order|None, text, reason(, parsed)]
+    entries = []  # [power, order|None, text, reason, parsed|None]
     append = entries.append
     orders: dict[str, Order] = {}  # the first order seen for each unit
     several: dict[str, list] = {}  # units with more than one order: their entries
@@ -343,7 +343,7 @@ def read_orders(pos: Position, legality: Legality | None = None):
                 o, target = hit
                 prov = o.prov
                 if units.get(prov) is o.unit and (target is None or units.get(o.tprov) is target):
-                    e = [power, o, text, None]
+                    e = [power, o, text, None, None]
                     append(e)
                     if prov not in orders:
                         orders[prov] = o
@@ -354,7 +354,7 @@ def read_orders(pos: Position, legality: Legality | None = None):
             parsed, unit = hit[0], units.get(hit[3])
             if parsed is None:  # unreadable; still the unit's order if it names one
                 o = hit[1]
-                e = [power, None, text, o]
+                e = [power, None, text, o, None]
             else:
                 o = None
                 if unit is not None and unit.power == power:
@@ -365,7 +365,7 @@ def read_orders(pos: Position, legality: Legality | None = None):
                 if o is None:
                     o = check(parsed, power, text)
                 if type(o) is not str:  # legal
-                    e = [power, o, text, None]
+                    e = [power, o, text, None, None]
                     entries.append(e)
                     prov = o.prov
                     if prov not in orders:

@@ -7,7 +7,7 @@ malformed.  Bad *orders* are never a request error.
 from __future__ import annotations
 
 import re
-from operator import attrgetter
+from itertools import chain
 
 from .board import BOARD
 from .variants import VARIANT_TABLE, Variant
@@ -86,7 +86,6 @@ class Position:
 
 #: power -> unit string as written -> Unit, for the strings read so far
 _units_of: dict[str, dict[str, Unit]] = {p: {} for p in BOARD.powers}
-_PROVINCE = attrgetter("prov")
 
 
 def parse_unit(text, field, power: str, index: int | None = None) -> Unit:
@@ -201,8 +200,8 @@ def read_position(req, *, need_orders: bool = True) -> Position:
     power_units = _units_seen_before(req.get("units"))
     if power_units is None:
         power_units = _read_units(req, variant)
-    every = [u for us in power_units.values() for u in us]
-    units: dict[str, Unit] = dict(zip(map(_PROVINCE, every), every))
+    every = [*chain.from_iterable(power_units.values())]
+    units: dict[str, Unit] = {u.prov: u for u in every}
     if len(units) != len(every):  # two units in one province
         _two_units(req, variant)
     pos.units = units
