@@ -623,7 +623,8 @@ class Movement:
         """Decide at once, without the resolver, the orders whose outcome no other
         decision can change (most of them), by the same rules as below:
 
-        * a move into an empty province that no other unit tries to enter succeeds;
+        * a move, not by convoy, into an empty province that no other unit tries
+          to enter succeeds, supported or not;
         * a move without support, not by convoy, into a province whose unit stays
           (hold, support, convoy) or comes the other way (head to head) fails: its
           attack of 1 (or 0) never beats a hold or defence of at least 1;
@@ -640,18 +641,22 @@ class Movement:
         pending = []  # the orders left to the resolver
         for o in self.moves:
             prov = o.prov
-            if o.via or prov in supports_of:
+            if o.via:
                 pending.append(prov)
                 continue
             d = orders.get(o.dprov)
             if d is None:
                 rivals = moves_into[o.dprov]
                 if len(rivals) == 1:
-                    settled[prov] = True
+                    settled[prov] = True  # supported or not
+                elif prov in supports_of:
+                    pending.append(prov)
                 elif all(not r.via and self.head_to_head(r) is None for r in rivals):
                     settled[prov] = False
                 else:
                     pending.append(prov)
+            elif prov in supports_of:
+                pending.append(prov)
             elif d.kind != "M" or d.reason is not None or (not d.via and d.dprov == prov):
                 settled[prov] = False  # into a unit that stays, or head to head
             else:
