@@ -59,12 +59,12 @@ def _write_problem(sock, status_int, reason, mesg):
 util.write_error = _write_problem
 
 
-_TOKEN = re.compile(r"(?<=[?&])token=[^&\s]*", re.IGNORECASE)
+_TOKEN = re.compile(r"(^|[?&])token=[^&\s]*", re.IGNORECASE)
 
 
 def redact(text: str) -> str:
     """``text`` (a request line, a query) with any ``token=`` value replaced."""
-    return _TOKEN.sub("token=REDACTED", text)
+    return _TOKEN.sub(r"\1token=REDACTED", text)
 
 
 class RedactingLogger(Logger):
@@ -78,6 +78,8 @@ class RedactingLogger(Logger):
         for key in ("{raw_uri}e", "{query_string}e"):
             if isinstance(atoms.get(key), str):
                 atoms[key] = redact(atoms[key])
+        if "{authorization}i" in atoms:  # a format that logs request headers never logs a token
+            atoms["{authorization}i"] = "REDACTED"
         return atoms
 
 
