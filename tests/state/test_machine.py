@@ -123,3 +123,34 @@ def test_a_deadline_set_again_to_the_same_second_stays_on_the_schedule(store):
     assert again == entry and r.zscore(keys.deadlines(), entry) == 1_000_060
     r.delete(key)
     r.zrem(keys.deadlines(), entry)
+
+
+def test_a_step_opens_and_its_deadline_comes_due_the_same_way_for_games_and_resolutions(redis_url):
+    """Clock.open schedules the step's deadline; Clock.due says when that deadline's job has work."""
+    from workers.core.clock import Clock
+
+    now = [1_000_000.0]
+    store = Store(redis_url, Settings(), now=lambda: now[0])
+    r = redis.Redis.from_url(store.url, decode_responses=True)
+    cases = [(GAME, keys.game, GameRecord(id="00000000000b", variant="standard", director="x", seq=1,
+                                          status=GameStatus.ADJUDICATING)),
+             (RESOLUTION, keys.resolution,
+              ResolutionRecord(id="00000000000c", kind="k", director="x", seq=1, status=ResolutionStatus.OPEN))]
+    for diagram, key, record in cases:
+        now[0] = 1_000_000.0
+        clock = Clock(store, diagram, key, str)
+        r.hset(key(record.id), mapping=record.save())
+        with r.pipeline() as pipe:
+            pipe.multi()
+            opened = clock.open(pipe, record, 60, seq=2)
+            pipe.execute()
+        assert (opened.status, opened.seq, opened.deadline) == ("open", 2, 1_000_060)
+        assert r.zscore(keys.deadlines(), opened.deadline_job) == 1_000_060
+        assert clock.due(opened, 2, 1_000_060) == "too early"
+        now[0] = 1_000_060.0
+        assert clock.due(opened, 2, 1_000_060) is None
+        assert clock.due(opened, 1, 1_000_060) == "deadline superseded"  # an earlier step's job
+        assert clock.due(opened, 2, 1_000_030) == "deadline superseded"  # the deadline was moved
+        assert clock.due(opened.changed(status="paused"), 2, 1_000_060) == "deadline superseded"
+        r.delete(key(record.id))
+        r.zrem(keys.deadlines(), opened.deadline_job)

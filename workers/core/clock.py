@@ -31,6 +31,24 @@ class Clock:
         self.store, self.diagram, self.key, self.what, self.status_word = store, diagram, key, what, status_word
         self.table = diagram.table
 
+    def open(self, pipe, rec, seconds: float | None, **changes):
+        """Queue (after MULTI) the opening of a step with ``seconds`` to run (None: no deadline):
+        the move to ``open`` with its deadline scheduled, and ``changes`` (``seq`` among them for a
+        new step); returns the record as written.  The one way a step of any table opens."""
+        seq = changes.get("seq", rec.seq)
+        return self.diagram.transition(self.store, pipe, self.key(rec.id), rec, "open", **changes,
+                                       **self.store.deadline_fields(pipe, self.table, rec.id, seq, seconds))
+
+    def due(self, rec, seq: int, deadline: int) -> str | None:
+        """Why the deadline job of step ``seq``, scheduled for ``deadline``, has nothing to do now, or
+        None when that deadline is the open step's own and has passed: the one check of every table's
+        deadline job (an extension, a pause, an answer or another trigger supersedes a scheduled job)."""
+        if rec.seq != seq or rec.status != "open" or rec.deadline != deadline:
+            return "deadline superseded"
+        if self.store.now() < deadline:
+            return "too early"
+        return None
+
     def extend(self, pipe, rec, seconds: int | None = None, until: float | None = None) -> None:
         """Move the deadline ``seconds`` later, or to ``until`` (epoch seconds, not earlier than it is)."""
         if rec.status == "paused" and rec.remaining is not None:
@@ -68,9 +86,7 @@ class Clock:
         if rec.status != "paused":
             raise Conflict(f"{self.what(rec.id)} is {self.status_word(rec)}, not paused")
         pipe.multi()
-        self.tell(pipe, self.diagram.transition(
-            self.store, pipe, self.key(rec.id), rec, "open",
-            **self.store.deadline_fields(pipe, self.table, rec.id, rec.seq, rec.remaining)), "resume")
+        self.tell(pipe, self.open(pipe, rec, rec.remaining), "resume")
 
     def tell(self, pipe, rec, why: str) -> None:
         """Queue (after MULTI) the ``deadline`` event of the record as written (``why``: extend, pause,

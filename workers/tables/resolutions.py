@@ -386,8 +386,7 @@ class Resolutions:
         if rec.status == "paused":
             return RESOLUTION.set_clock(self.store, pipe, self.key(rid), rec,
                                         remaining="" if seconds is None else seconds)
-        return RESOLUTION.transition(self.store, pipe, self.key(rid), rec, ResolutionStatus.OPEN,
-                                     **self.store.deadline_fields(pipe, self.table, rid, seq, seconds))
+        return self.clock.open(pipe, rec, seconds)
 
     # ------------------------------------------------------------ answers
     def answerer(self, rid: str, token: str | None) -> Viewer:
@@ -474,10 +473,9 @@ class Resolutions:
     def on_deadline(self, rid: str, seq: int, deadline: int, stall: float = 0.0) -> str:
         """The step's deadline: its default (a sealed step's missing parts) is the answer, if it has one."""
         def body(pipe, rec, run):
-            if rec.status != "open" or rec.seq != seq or rec.deadline != deadline:
-                return JobOutcome.noop("deadline superseded")
-            if self.store.now() < deadline:
-                return JobOutcome.noop("too early")
+            not_due = self.clock.due(rec, seq, deadline)
+            if not_due:
+                return JobOutcome.noop(not_due)
             step = run.current
             pipe.multi()
             if isinstance(step, Sealed):

@@ -45,12 +45,10 @@ class Phases:
             if not found:
                 return False
             g = GameRecord.restore(found)
-            if g.seq != seq:
-                return False
-            if g.status == GameStatus.ADJUDICATING:
+            if g.seq == seq and g.status == GameStatus.ADJUDICATING:
                 return True  # closed already (e.g. a re-run of this job): adjudicate
-            if g.status != GameStatus.OPEN or g.deadline != deadline or self.t.now() < deadline:
-                return False  # superseded by an extension, a pause or another trigger
+            if self.t.clock.due(g, seq, deadline):
+                return False  # superseded by an extension, a pause or another trigger, or early
             if not self._missed_deadline(pipe, g, deadline):
                 return False
             closed = self.t.close(pipe, g, "deadline", enqueue=False)  # this job adjudicates it

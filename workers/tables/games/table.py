@@ -153,8 +153,7 @@ class GameTable:
                  "waiting": False, "late": None, "overdue": None, "opened_at": self.now()}
         lobby.stage(pipe, g, GameStatus.OPEN)
         if to_order:
-            opened = GAME.transition(self.store, pipe, keys.game(g.id), g, GameStatus.OPEN, closed_by="", **phase,
-                                     **self.store.deadline_fields(pipe, self.table, g.id, seq, length))
+            opened = self.clock.open(pipe, g, length, closed_by="", **phase)
             reminders.schedule(self.store, pipe, g.id, seq, opened.deadline, g.settings.get("reminders", []))
         else:  # only powers without a player would order: nothing to wait for
             opened = GAME.transition(self.store, pipe, keys.game(g.id), g, GameStatus.ADJUDICATING,
