@@ -50,3 +50,11 @@ def redis_client(redis_url):
 @pytest.fixture(scope="session")
 def api(stack):
     return Api(stack.base)
+
+
+@pytest.fixture
+def mail(mail_service):
+    """The module's ``mail_service`` (tests/service/mailkit.py), driving the time (its fake clock)
+    while the test runs."""
+    with mail_service[1].driving():
+        yield mail_service

@@ -5,12 +5,11 @@ from __future__ import annotations
 import smtplib
 
 import pytest
-import redis
 
 from service.mail.parse import parse
 from tests.service.gamekit import LONG
-from tests.service.mailkit import JUDGE, start, text
-from tests.service.svc_stack import wait_for
+from tests.service.mailkit import JUDGE, text
+from tests.service.mailkit import mail_service as mail_service_in
 from workers.core import keys
 
 BREAKS = ["\r\n", "\n", "\u2028", "\x85", "\x00"]
@@ -18,20 +17,8 @@ BREAKS = ["\r\n", "\n", "\u2028", "\x85", "\x00"]
 
 @pytest.fixture(scope="module")
 def mail_service(tmp_path_factory):
-    from service.launch import start_redis, stop
-
-    proc, url = start_redis(tmp_path_factory.mktemp("security-mail-redis"), persist=False)
-    relay, stack, api = start(url)
-    yield relay, stack, api, redis.Redis.from_url(url, decode_responses=True)
-    stack.close()
-    relay.close()
-    stop(proc)
-
-
-@pytest.fixture
-def mail(mail_service):
-    with mail_service[1].driving():
-        yield mail_service
+    with mail_service_in(tmp_path_factory.mktemp("security-mail-redis")) as service:
+        yield service
 
 
 def _game(api, power="FRANCE", start=True):

@@ -4,6 +4,7 @@ listener (service.mail.listener, in a thread) takes the players' mail from smtpl
 from __future__ import annotations
 
 import smtplib
+from contextlib import contextmanager
 import socket
 import threading
 from email import message_from_bytes
@@ -11,6 +12,7 @@ from email.message import EmailMessage
 from email.policy import default as POLICY
 from unittest import mock
 
+import redis
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult
 
@@ -120,3 +122,19 @@ def start(redis_url, **env):
     relay = Relay()
     stack = MailStack(redis_url, relay, **env)
     return relay, stack, InProcessApi(stack)
+
+
+@contextmanager
+def mail_service(folder, **env):
+    """The mail service in this process on a Redis of its own (in ``folder``), with the relay and
+    its own SMTP listener: ``(relay, stack, api, redis client)``, stopped on leaving."""
+    from service.launch import start_redis, stop
+
+    proc, url = start_redis(folder, persist=False)
+    relay, stack, api = start(url, **env)
+    try:
+        yield relay, stack, api, redis.Redis.from_url(url, decode_responses=True)
+    finally:
+        stack.close()
+        relay.close()
+        stop(proc)

@@ -8,10 +8,10 @@ import re
 from datetime import datetime, timedelta, timezone
 
 import pytest
-import redis
 
 from maps import render_png, render_svg
-from tests.service.mailkit import JUDGE, start, text
+from tests.service.mailkit import JUDGE, text
+from tests.service.mailkit import mail_service as mail_service_in
 from tests.service.svc_stack import wait_for
 from workers.core import keys
 
@@ -28,22 +28,8 @@ S1901 = {"AUSTRIA": ["A VIE - GAL", "A BUD - SER", "F TRI - ALB"],
 
 @pytest.fixture(scope="module")
 def mail_service(tmp_path_factory):
-    """The service in this process on a Redis of its own, with the relay and its own SMTP listener."""
-    from service.launch import start_redis, stop
-
-    proc, url = start_redis(tmp_path_factory.mktemp("mail-redis"), persist=False)
-    relay, stack, api = start(url)
-    yield relay, stack, api, redis.Redis.from_url(url, decode_responses=True)
-    stack.close()
-    relay.close()
-    stop(proc)
-
-
-@pytest.fixture
-def mail(mail_service):
-    """The mail service, driving the time (its fake clock) while the test runs."""
-    with mail_service[1].driving():
-        yield mail_service
+    with mail_service_in(tmp_path_factory.mktemp("mail-redis")) as service:
+        yield service
 
 
 def _reply(stack, relay, power: str, to_msg, body: str, expect: str):

@@ -9,10 +9,10 @@ import re
 from email.message import EmailMessage
 
 import pytest
-import redis
 
 from tests.service.gamekit import RETREAT_AHEAD
-from tests.service.mailkit import JUDGE, start, text
+from tests.service.mailkit import JUDGE, text
+from tests.service.mailkit import mail_service as mail_service_in
 from tests.service.svc_stack import wait_for
 from workers.core import keys
 
@@ -22,20 +22,8 @@ ADDR = {p: f"{p.lower()}@players.test" for p in POWERS}
 
 @pytest.fixture(scope="module")
 def mail_service(tmp_path_factory):
-    from service.launch import start_redis, stop
-
-    proc, url = start_redis(tmp_path_factory.mktemp("press-mail-redis"), persist=False)
-    relay, stack, api = start(url)
-    yield relay, stack, api, redis.Redis.from_url(url, decode_responses=True)
-    stack.close()
-    relay.close()
-    stop(proc)
-
-
-@pytest.fixture
-def mail(mail_service):
-    with mail_service[1].driving():
-        yield mail_service
+    with mail_service_in(tmp_path_factory.mktemp("press-mail-redis")) as service:
+        yield service
 
 
 def press_mail(relay, power: str, count: int = 1):

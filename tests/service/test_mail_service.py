@@ -36,13 +36,6 @@ def mail_service(tmp_path_factory):
     stop(proc)
 
 
-@pytest.fixture
-def mail(mail_service):
-    """The mail service, driving the time (its fake clock) while the test runs."""
-    with mail_service[1].driving():
-        yield mail_service
-
-
 def _game(api, emails: dict | None = None, **settings) -> tuple[str, str, dict]:
     created = api.post("/v1/games", json={"assignment": "chosen", "deadlines": LONG, **settings}).json()
     gid, tokens = created["game"]["id"], {}

@@ -8,10 +8,10 @@ import json
 import re
 
 import pytest
-import redis
 
 from tests.service.gamekit import LONG, POWERS, new_game
-from tests.service.mailkit import start, text
+from tests.service.mailkit import text
+from tests.service.mailkit import mail_service as mail_service_in
 from tests.service.svc_stack import wait_for
 from tests.service.test_accounts import new_account
 from tests.service.test_webhooks import Receiver
@@ -126,14 +126,8 @@ ADDR = {p: f"{p.lower()}@seats.test" for p in POWERS}
 
 @pytest.fixture(scope="module")
 def mail_service(tmp_path_factory):
-    from service.launch import start_redis, stop
-
-    proc, url = start_redis(tmp_path_factory.mktemp("seats-mail-redis"), persist=False)
-    relay, stack, api = start(url)
-    yield relay, stack, api, redis.Redis.from_url(url, decode_responses=True)
-    stack.close()
-    relay.close()
-    stop(proc)
+    with mail_service_in(tmp_path_factory.mktemp("seats-mail-redis")) as service:
+        yield service
 
 
 def test_an_open_seat_taken_by_mail_with_an_account(mail_service):
