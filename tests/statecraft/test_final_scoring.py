@@ -32,7 +32,7 @@ def test_TV_20_final_scoring_and_tie_break():
     assert {k: scores["USA"][k] for k in ("in_play", "support", "governments", "spies", "votes_in_bag", "total")} == \
         {"in_play": 22, "support": 2, "governments": 8, "spies": 1, "votes_in_bag": 2, "total": 35}
     # 35-35: the higher leader value wins (USA 6 > EU 4).
-    assert out.result["winner"] == "USA" and out.result["winners"] == ["USA"] and not out.result["shared"]
+    assert out.result["winner"] == "USA" and out.result["winners"] == ["USA"] and not out.result['shared']
     assert out.result["ranking"] == ["USA", "EU"]
     assert {p: v["pp"] for p, v in out.state["powers"].items()} == {"EU": 35, "USA": 35}
 
@@ -50,14 +50,14 @@ def test_votes_in_the_bag_round_down_and_the_rate_is_an_option():
     assert next_step(FINAL_SCORING, state, []).result["scores"]["EU"]["votes_in_bag"] == 1
 
 
-@pytest.mark.parametrize("fallback, winners", [("shared", ["EU", "USA"]), ("fallback_order", ["EU"])])
+@pytest.mark.parametrize("fallback, winners", [('shared', ["EU", "USA"]), ("fallback_order", ["EU"])])
 def test_a_tie_on_pp_and_leader_value_is_shared_by_default(fallback, winners):
     state = {**TV20, "powers": {p: {**v, "leader_value": 5} for p, v in TV20["powers"].items()},
              "options": {"support_final_pp": G4_PLACEHOLDER, "final_tie_fallback": fallback}}
     out = next_step(FINAL_SCORING, state, [])
     assert out.result["winners"] == winners
     assert out.result["winner"] == (None if len(winners) > 1 else winners[0])
-    assert out.result["shared"] == (len(winners) > 1)
+    assert out.result['shared'] == (len(winners) > 1)
 
 
 # TV-21: after the round-4 declaration, Z (CT 3): RUS 2*, DEMO 2 with a conflict marker.
