@@ -42,8 +42,8 @@ class Handler:
         return "250 2.0.0 handled; a reply is on its way"
 
 
-def controller(inbox: Inbox, port: int) -> Controller:
-    return Controller(Handler(inbox), hostname="127.0.0.1", port=port, data_size_limit=MAX_BYTES,
+def controller(inbox: Inbox, port: int, max_bytes: int = MAX_BYTES) -> Controller:
+    return Controller(Handler(inbox), hostname="127.0.0.1", port=port, data_size_limit=max_bytes,
                       enable_SMTPUTF8=True, ready_timeout=10, server_hostname="diplomacy-judge")
 
 

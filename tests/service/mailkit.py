@@ -10,7 +10,6 @@ import threading
 from email import message_from_bytes
 from email.message import EmailMessage
 from email.policy import default as POLICY
-from unittest import mock
 
 import redis
 from aiosmtpd.controller import Controller
@@ -83,9 +82,8 @@ class MailStack(InProcessStack):
 
         self.smtp_port = free_port()
         super().__init__(redis_url, SMTP_PORT=str(self.smtp_port), SMTP_URL=relay.url, MAIL_FROM=JUDGE, **env)
-        # the listener's size limit is its process's MAIL_MAX_BYTES: this stack's
-        with mock.patch.object(listener, "MAX_BYTES", self.settings.mail_max_bytes):
-            self.listener = listener.controller(Inbox(Games(self.store)), self.smtp_port)
+        self.listener = listener.controller(Inbox(Games(self.store)), self.smtp_port,
+                                            max_bytes=self.settings.mail_max_bytes)  # this stack's MAIL_MAX_BYTES
         self.listener.start()
 
     def listening(self) -> bool:
