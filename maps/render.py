@@ -354,11 +354,16 @@ class Map:
                            stroke_width=2))
 
     @staticmethod
-    def cross(g, at):
+    def x_mark(g, at, half: float, strokes):
+        """An X of ``2 * half`` across at ``at``, drawn once per (colour, width) of ``strokes`` (a halo first)."""
         x, y = at
-        for stroke, width in (("#FFFFFF", 6), ("#B00020", 3)):
-            g.append(draw.Line(x - 10, y - 10, x + 10, y + 10, stroke=stroke, stroke_width=width))
-            g.append(draw.Line(x - 10, y + 10, x + 10, y - 10, stroke=stroke, stroke_width=width))
+        for stroke, width in strokes:
+            g.append(draw.Line(x - half, y - half, x + half, y + half, stroke=stroke, stroke_width=width))
+            g.append(draw.Line(x - half, y + half, x + half, y - half, stroke=stroke, stroke_width=width))
+
+    @staticmethod
+    def cross(g, at):
+        Map.x_mark(g, at, 10, (("#FFFFFF", 6), ("#B00020", 3)))
 
     @staticmethod
     def build_mark(g, at):
@@ -370,10 +375,7 @@ class Map:
 
     @staticmethod
     def failed_mark(g, at):
-        x, y = at
-        for stroke, width in (("#FFFFFF", 5), ("#000000", 2.6)):
-            g.append(draw.Line(x - 5, y - 5, x + 5, y + 5, stroke=stroke, stroke_width=width))
-            g.append(draw.Line(x - 5, y + 5, x + 5, y - 5, stroke=stroke, stroke_width=width))
+        Map.x_mark(g, at, 5, (("#FFFFFF", 5), ("#000000", 2.6)))
 
     @staticmethod
     def bounce_mark(parent, prov):
