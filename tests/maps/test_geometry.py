@@ -87,13 +87,18 @@ def test_land_provinces_touch_exactly_their_army_neighbours(variant, touching):
     land = [p for p in board.provinces if not board.is_sea(p)]
     wrong = []
     for p, q in itertools.combinations(sorted(land), 2):
-        adjacent = q in board.army_adj[p]
-        length = touching[p, q]
-        if adjacent and length < TOUCH:
-            wrong.append(f"{p}-{q} adjacent but their regions share {length:.1f}")
-        if not adjacent and length > POINT_TOUCH:
-            wrong.append(f"{p}-{q} not adjacent but their regions share {length:.1f}")
+        wrong += _disagreement(p, q, q in board.army_adj[p], touching[p, q])
     assert not wrong, "\n".join(wrong)
+
+
+def _disagreement(p: str, q: str, adjacent: bool, length: float) -> list[str]:
+    """Where the board and the map disagree on ``p`` and ``q``: adjacent provinces whose regions
+    share less than a border, or others that share more than a point."""
+    if adjacent and length < TOUCH:
+        return [f"{p}-{q} adjacent but their regions share {length:.1f}"]
+    if not adjacent and length > POINT_TOUCH:
+        return [f"{p}-{q} not adjacent but their regions share {length:.1f}"]
+    return []
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -105,12 +110,7 @@ def test_seas_touch_exactly_the_seas_and_coasts_a_fleet_reaches(variant, touchin
         for other in board.provinces:
             if other == sea:
                 continue
-            adjacent = fleet_adjacent(board, sea, other)
-            length = touching[sea, other]
-            if adjacent and length < TOUCH:
-                wrong.append(f"{sea}-{other} adjacent but their regions share {length:.1f}")
-            if not adjacent and length > POINT_TOUCH:
-                wrong.append(f"{sea}-{other} not adjacent but their regions share {length:.1f}")
+            wrong += _disagreement(sea, other, fleet_adjacent(board, sea, other), touching[sea, other])
     assert not wrong, "\n".join(wrong)
     inland_on_water = [p for p in board.provinces if board.kind(p) == "inland"
                        and any(touching[p, s] > POINT_TOUCH for s in seas)]
