@@ -15,7 +15,7 @@ from .board import BOARD
 from .engine import adjudicate
 from .movement import Legality
 from .orders import OrderError, parse, written
-from .position import RequestError, read_position
+from .position import RequestError, Unit, read_position
 from .retreats import Retreats
 from .variants import VARIANT_TABLE, VARIANTS
 
@@ -113,10 +113,9 @@ def check_orders(position: dict, power: str, orders: list[str]) -> list[dict]:
             item["reason"] = str(err)
             canon = "invalid:" + text
             prov = err.loc[:3] if err.loc else None
-            if pos.type == "M":
-                u = pos.units.get(prov)
-            else:
-                u = pos.dislodged.get(prov, (None,))[0]
+            u: Unit | None = None
+            if prov is not None:
+                u = pos.units.get(prov) if pos.type == "M" else pos.dislodged.get(prov, (u, None))[0]
             if u is None or u.power != power:
                 prov = None
         out.append(item)

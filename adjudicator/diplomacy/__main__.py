@@ -24,7 +24,7 @@ from . import RequestError, adjudicate
 try:  # optional: much faster JSON when installed; the stdlib otherwise
     import orjson
 except ImportError:  # pragma: no cover - depends on the environment
-    orjson = None
+    orjson = None  # type: ignore[assignment]
 
 HELP = __doc__
 

@@ -62,13 +62,14 @@ class Adjustments:
             if n <= 0:
                 raise OrderError("no build to waive")
             return ("W", None, "WAIVE"), p
+        ploc = p.loc or ""  # every order but a waive names a place
         if p.kind == "H" and p.bare:  # a unit alone: disband if it is there, else build
-            u = pos.units.get(p.loc[:3])
+            u = pos.units.get(ploc[:3])
             p = p._replace(kind="D" if u is not None else "B")
         if p.kind == "D":
-            u = pos.units.get(p.loc[:3])
+            u = pos.units.get(ploc[:3])
             if u is None:
-                raise OrderError(f"no unit in {p.loc[:3]}")
+                raise OrderError(f"no unit in {ploc[:3]}")
             if u.power != power:
                 raise OrderError(f"the unit in {u.prov} belongs to {u.power}")
             if n >= 0:
@@ -76,7 +77,7 @@ class Adjustments:
             return ("D", u, f"{u} D"), p
         if p.kind != "B":
             raise OrderError("not an order for an adjustment phase")
-        prov = p.loc[:3]
+        prov = ploc[:3]
         if power in pos.neutral:
             raise OrderError(f"{power} is neutral and never builds")
         if n <= 0:
@@ -92,7 +93,7 @@ class Adjustments:
         if utype is None:
             if kind == "inland":
                 utype = "A"
-            elif len(p.loc) > 3:
+            elif len(ploc) > 3:
                 utype = "F"
             else:
                 raise OrderError("unit type not given")
@@ -102,11 +103,11 @@ class Adjustments:
             if kind == "inland":
                 raise OrderError("a fleet cannot be built inland")
             if prov in BOARD.coasts:
-                if len(p.loc) == 3:
+                if len(ploc) == 3:
                     raise OrderError(f"coast of {prov} not given")
-                if p.loc not in BOARD.coasts[prov]:
-                    raise OrderError(f"{p.loc} is not a coast")
-                loc = p.loc
+                if ploc not in BOARD.coasts[prov]:
+                    raise OrderError(f"{ploc} is not a coast")
+                loc = ploc
             else:
                 loc = prov
         u = make_unit(power, utype, loc)

@@ -47,7 +47,7 @@ def _movement_results(pos, orders, entries, unordered, mv) -> list[dict]:
     outcome = mv.outcome
     dislodged = mv.dislodged
     succeeds = mv.resolver.resolved
-    results = []
+    results: list[dict] = []
     append = results.append
     for e in entries:
         power, o, _text, reason, _parsed = e

@@ -18,7 +18,7 @@ from .resolver import Resolver
 # -- map helpers computed once ------------------------------------------------
 SEAS = frozenset(p for p, v in BOARD.provinces.items() if v.kind == "sea")
 #: seas a fleet could reach from any coast of a province
-COAST_SEAS = {p: frozenset() for p in BOARD.provinces}
+COAST_SEAS: dict[str, frozenset[str]] = {p: frozenset() for p in BOARD.provinces}
 for _loc, _nbrs in BOARD.fleet_adj.items():
     _s = frozenset(n for n in _nbrs if n in SEAS)
     COAST_SEAS[_loc[:3]] = COAST_SEAS[_loc[:3]] | _s
@@ -98,11 +98,10 @@ class Order:
         self.reason = reason  # not None: invalid, kept as a hold
         self.canon = canon
 
-    def changed(self, **attributes) -> "Order":
-        o = Order.__new__(Order)
-        for name in Order.__slots__:
-            setattr(o, name, attributes.get(name, getattr(self, name)))
-        return o
+    def changed(self, *, via: bool | None = None, reason: str | None = None) -> Order:
+        """A copy, convoyed or made invalid."""
+        return Order(self.kind, self.unit, self.dest, self.tprov, self.via if via is None else via,
+                     self.text, self.canon, self.reason if reason is None else reason)
 
 
 def canonical(o: Order, units) -> str:
@@ -140,23 +139,25 @@ class Legality:
     def __init__(self, pos: Position):
         self.pos = pos
         self.units = pos.units
-        self._fleet_seas = None
+        self._fleet_seas: frozenset[str] | None = None
         self.impassable = pos.impassable
         self.used_fleets = False
         context = (pos.neutral, pos.impassable)
-        self.cache = _check_caches.get(context)
-        if self.cache is None:
-            self.cache = _check_caches[context] = {}
+        cache = _check_caches.get(context)
+        if cache is None:
+            cache = _check_caches[context] = {}
             _text_caches[context] = {}
+        self.cache = cache
         self.by_text = _text_caches[context]
 
     @property
     def fleet_seas(self) -> frozenset:
         """Sea provinces holding a fleet (computed when a convoy question comes up)."""
-        if self._fleet_seas is None:
-            self._fleet_seas = frozenset(p for p, u in self.units.items()
-                                         if u.type == "F" and p in SEAS)
-        return self._fleet_seas
+        seas = self._fleet_seas
+        if seas is None:
+            seas = self._fleet_seas = frozenset(p for p, u in self.units.items()
+                                                if u.type == "F" and p in SEAS)
+        return seas
 
     def convoy_possible(self, src: str, dst: str) -> bool:
         self.used_fleets = True
@@ -246,11 +247,12 @@ class Legality:
         return o
 
     def _check(self, parsed: Parsed, power: str, text: str) -> Order:
-        if parsed.kind not in ("H", "M", "S", "C"):
+        loc = parsed.loc  # None only for a waive
+        if parsed.kind not in ("H", "M", "S", "C") or loc is None:
             raise OrderError("not an order for a movement phase")
-        unit = self.units.get(parsed.loc[:3])
+        unit = self.units.get(loc[:3])
         if unit is None:
-            raise OrderError(f"no unit in {parsed.loc[:3]}")
+            raise OrderError(f"no unit in {loc[:3]}")
         if unit.power != power:
             raise OrderError(f"the unit in {unit.prov} belongs to {unit.power}")
         if power in self.pos.neutral:
@@ -259,9 +261,9 @@ class Legality:
         if k == "H":
             return Order("H", unit, text=text)
         if k == "M":
-            dest, via = self.move_target(unit, parsed.dest, parsed.via)
+            dest, via = self.move_target(unit, parsed.dest or "", parsed.via)
             return Order("M", unit, dest, via=via, text=text)
-        tprov = parsed.tloc[:3]
+        tprov = (parsed.tloc or "")[:3]  # a support or convoy always names the other unit
         target = self.units.get(tprov)
         if k == "S":
             if target is None:
@@ -300,7 +302,7 @@ class Legality:
             raise OrderError(f"no unit in {tprov} to convoy")
         if target.type != "A":
             raise OrderError("only armies can be convoyed")
-        dprov = parsed.dest[:3]
+        dprov = (parsed.dest or "")[:3]  # a convoy always names where to
         if dprov in self.impassable:
             raise OrderError(f"{dprov} is impassable")
         if not (BOARD.is_coastal(tprov) and BOARD.is_coastal(dprov)) or dprov == tprov:
@@ -326,7 +328,7 @@ def read_orders(pos: Position, legality: Legality | None = None):
     check = legality.check_or_reason
     known = legality.cache
     units = pos.units
-    entries = []  # [power, order|None, text, reason, parsed|None]
+    entries: list[list] = []  # [power, order|None, text, reason, parsed|None]
     append = entries.append
     orders: dict[str, Order] = {}  # the first order seen for each unit
     several: dict[str, list] = {}  # units with more than one order: their entries
@@ -440,6 +442,10 @@ def _several_orders(orders: dict, entries: list, several: dict) -> None:
 _SUCCEEDS = ("succeeds", None)
 
 
+def _released(_key) -> bool:
+    raise AssertionError("a released phase is asked again")  # pragma: no cover
+
+
 class Movement:
     """Resolves one movement phase."""
 
@@ -493,7 +499,7 @@ class Movement:
     def release(self) -> None:
         """Drop the resolver's hold on this object's rules: the phase then frees
         at once, without waiting for the cycle collector."""
-        self.resolver.adjudicate = self.resolver.backup = None
+        self.resolver.adjudicate, self.resolver.backup = _released, _released
 
     # -- the rules --------------------------------------------------------
     def _adjudicate(self, prov: str) -> bool:
@@ -619,7 +625,7 @@ class Movement:
         return True
 
     # -- resolution -----------------------------------------------------------
-    def _settle_the_obvious(self) -> None:
+    def _settle_the_obvious(self) -> list[str]:
         """Decide at once, without the resolver, the orders whose outcome no other
         decision can change (most of them), by the same rules as below:
 

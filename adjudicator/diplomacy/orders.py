@@ -158,7 +158,7 @@ _RE_UNREADABLE = re.compile(r"[^A-Z0-9\-\s:,()/]")
 
 _cache: dict[str, tuple] = {}
 _SINGLE_NAMES = {k: v for k, v in NAMES.items() if " " not in k and len(k) >= 4
-                 and v is not AMBIGUOUS}
+                 and isinstance(v, str)}  # not AMBIGUOUS
 
 
 def _near(a: str, b: str) -> bool:
@@ -486,4 +486,4 @@ def written(p: Parsed, unit=None, target=None) -> str | None:
         return None
     if p.kind == "S":
         return f"{head} S {tt} {tl}" + (f" - {p.dest}" if p.dest else "")
-    return f"{head} C {tt} {tl} - {p.dest[:3]}"
+    return f"{head} C {tt} {tl} - {(p.dest or '')[:3]}"  # a convoy always names where to

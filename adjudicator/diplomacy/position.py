@@ -78,6 +78,22 @@ class Position:
     __slots__ = ("variant", "season", "year", "type", "units", "power_units", "centers",
                  "dislodged", "contested", "orders", "convoy_rule", "distance_rule",
                  "italy_joins", "neutral", "impassable", "power_order")
+    variant: Variant
+    season: str
+    year: int
+    type: str  # "M" | "R" | "A"
+    units: dict[str, Unit]  # province -> unit
+    power_units: dict[str, list[Unit]]
+    centers: dict[str, list[str]]
+    dislodged: dict[str, tuple[Unit, str | None]]  # province -> (unit, attacked from)
+    contested: set[str]
+    orders: dict[str, list[str]]
+    convoy_rule: str
+    distance_rule: str
+    italy_joins: int | None
+    neutral: frozenset[str]
+    impassable: frozenset[str]
+    power_order: list[str]
 
     @property
     def phase(self) -> str:
@@ -214,9 +230,9 @@ def read_position(req, *, need_orders: bool = True) -> Position:
             _list(lst, f"centers.{p}")
         centers[power] = centers[power] + lst if power in centers else lst[:]
     try:  # fast path: known, distinct
-        every = set().union(*centers.values())
-        ok = (len(every) == sum(map(len, centers.values()))
-              and every <= SUPPLY_CENTERS)
+        owned = set().union(*centers.values())
+        ok = (len(owned) == sum(map(len, centers.values()))
+              and owned <= SUPPLY_CENTERS)
     except TypeError:
         ok = False
     if not ok:

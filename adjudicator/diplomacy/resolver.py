@@ -12,15 +12,15 @@ that tangled cycles such as Pandin's paradox (5.D) work.
 """
 from __future__ import annotations
 
-from typing import Callable, Hashable
+from typing import Callable
 
 
 class Resolver:
     __slots__ = ("adjudicate", "backup", "resolved", "resolution", "visited",
                  "cycle", "cycle_set", "guess_based", "recursion_hits")
 
-    def __init__(self, adjudicate: Callable[[Hashable], bool],
-                 backup: Callable[[list], None]):
+    def __init__(self, adjudicate: Callable[[str], bool],
+                 backup: Callable[[list[str]], object]):
         self.adjudicate = adjudicate
         self.backup = backup
         self.resolved: dict = {}

@@ -42,9 +42,10 @@ class Retreats:
 
     def check(self, text: str, power: str) -> RetreatOrder:
         parsed = parse(text)
-        if parsed.kind not in ("M", "R", "D"):
+        loc = parsed.loc  # None only for a waive
+        if parsed.kind not in ("M", "R", "D") or loc is None:
             raise OrderError("not an order for a retreat phase")
-        prov = parsed.loc[:3]
+        prov = loc[:3]
         entry = self.pos.dislodged.get(prov)
         if entry is None:
             raise OrderError(f"no dislodged unit in {prov}")
@@ -56,7 +57,7 @@ class Retreats:
         if parsed.via:
             raise OrderError("retreats cannot be convoyed")
         opts = self.options[prov]
-        dest = parsed.dest
+        dest = parsed.dest or ""  # a move or retreat always names one
         dprov = dest[:3]
         cands = [o for o in opts if o[:3] == dprov]
         if unit.type == "F" and dprov in BOARD.coasts and len(dest) > 3:
