@@ -4,6 +4,9 @@
     python3 manage.py serve   # API, a worker and the scheduler (embedded Redis unless REDIS_URL)
     python3 manage.py serve --workers 2   # extra arguments go to the launcher (python -m service.launch -h)
     python3 manage.py test    # the whole test suite (extra arguments go to pytest)
+    python3 manage.py build-engine   # opt-in: the Diplomacy engine compiled with mypyc, in .build/
+    ADJUDICATOR_ENGINE=compiled python3 manage.py serve   # serve with it (built first if needed)
+    ADJUDICATOR_ENGINE=compiled python3 manage.py test tests/diplomacy   # test it
 
 Standard library only: it creates ``.venv`` beside this file and installs the
 project into it (again only when pyproject.toml has changed since), then runs
@@ -15,6 +18,8 @@ import subprocess
 import sys
 import venv
 from pathlib import Path
+
+from scripts import compiled_engine  # the opt-in compiled Diplomacy engine
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
@@ -42,14 +47,22 @@ def ensure_environment() -> None:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in COMMANDS:
+    if not argv or argv[0] not in (*COMMANDS, "build-engine"):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     ensure_environment()
     os.chdir(ROOT)
+    env = dict(os.environ)
+    if argv[0] == "build-engine" or compiled_engine.wanted(env.get(compiled_engine.SELECT)):
+        compiled_engine.build(PYTHON)
+        if argv[0] == "build-engine":
+            return 0
+        env = compiled_engine.environ(env)
+        if argv[0] == "test":  # the source tree after the compiled engine on sys.path
+            argv = [*argv, "--import-mode=append"]
     command = [str(PYTHON), *COMMANDS[argv[0]], *argv[1:]]
     try:
-        return subprocess.call(command)
+        return subprocess.call(command, env=env)
     except KeyboardInterrupt:  # the child got the same Ctrl-C and stops itself
         return 130
 
