@@ -112,15 +112,21 @@ def assemble(staging: Path, out: Path, stamp: str) -> None:
     for name in NOT_COMPILED:
         shutil.copy2(staging / "adjudicator" / "diplomacy" / name,
                      new / "adjudicator" / "diplomacy" / name)
+    write_parent_package(new)
+    (new / STAMP).write_text(stamp)
+    shutil.rmtree(out, ignore_errors=True)
+    new.rename(out)
+
+
+def write_parent_package(out: Path) -> None:
+    """``out/adjudicator/__init__.py``: the source's, whose ``__path__`` goes on
+    into the source tree after ``out``'s own subpackages."""
     source_init = ROOT / "adjudicator" / "__init__.py"
-    (new / "adjudicator" / "__init__.py").write_text(
+    (out / "adjudicator" / "__init__.py").write_text(
         source_init.read_text()
         + "\n# The compiled build (scripts/compiled_engine.py): adjudicator.diplomacy is\n"
         + "# compiled here; every other module of the package is the source tree's.\n"
         + f"__path__.append({str(source_init.parent)!r})\n")
-    (new / STAMP).write_text(stamp)
-    shutil.rmtree(out, ignore_errors=True)
-    new.rename(out)
 
 
 def environ(base: dict[str, str], out: Path = OUT) -> dict[str, str]:
