@@ -1,7 +1,7 @@
 """Benchmark: the batch adjudicator against MILA, side by side, in one run.
 
     .venv/bin/python benchmarks/diplomacy_bench.py [--phases 4000] [--datc-rounds 5]
-        [--seed 1901] [--repeat 5] [--baseline-src DIR] [--set-up] [--no-mila]
+        [--seed 1901] [--repeat 5] [--baseline-src DIR] [--compiled] [--set-up] [--no-mila]
 
 1. The mix: the first ``--phases`` phases of random games
    (benchmarks/positions.py: every movement phase, and the retreat and
@@ -16,7 +16,12 @@
    installed on first use into its own virtualenv under .bench/, for this
    benchmark only) as in a long game: each game built before the clock
    starts, only ``set_orders`` + ``process()`` timed
-   (benchmarks/diplomacy_mila_runner.py).  With ``--baseline-src DIR`` a
+   (benchmarks/diplomacy_mila_runner.py).  The compiled build of our engine
+   (``python3 manage.py build-engine``, scripts/compiled_engine.py) is timed
+   in each round too when it is built from the source as it is now, or with
+   ``--compiled``, which builds it first; its output must be byte for byte
+   the pure engine's, in every round, or the benchmark stops with an error.
+   With ``--baseline-src DIR`` a
    second copy of our engine (DIR holds its ``adjudicator/``, e.g. an older
    commit: ``git archive COMMIT adjudicator | tar -x -C DIR``) is timed in
    each round too.  The ratio of each round is MILA's time over ours in that
@@ -48,11 +53,20 @@ MILA_PYTHON = BENCH / "mila-venv" / "bin" / "python"
 TYPES = {"M": "movement", "R": "retreat", "A": "adjustment"}
 
 from benchmarks.positions import datc_phases, game_phases  # noqa: E402
+from scripts import compiled_engine  # noqa: E402
 
 # Our CLI runs as an installed package would: from compiled bytecode.  A first,
 # untimed run writes the .pyc files (so PYTHONDONTWRITEBYTECODE is not passed on).
 CLI = [sys.executable, "-m", "adjudicator.diplomacy"]
 CLI_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def engine_env(src: Path) -> dict[str, str]:
+    """The environment that makes the CLI run the engine in ``src``: a source
+    tree's, or the compiled build's folder."""
+    if src == compiled_engine.OUT:
+        return compiled_engine.environ(CLI_ENV)
+    return {**CLI_ENV, "PYTHONPATH": str(src)}
 
 
 def run_cli(path: Path, src: Path) -> tuple[float, float, bytes]:
@@ -62,7 +76,7 @@ def run_cli(path: Path, src: Path) -> tuple[float, float, bytes]:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         done = subprocess.run(CLI, stdin=feed, capture_output=True, check=True, cwd=src,
-                              env={**CLI_ENV, "PYTHONPATH": str(src)})
+                              env=engine_env(src))
         seconds = time.perf_counter() - started
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -70,13 +84,26 @@ def run_cli(path: Path, src: Path) -> tuple[float, float, bytes]:
 
 
 def warm_up(src: Path) -> None:
-    where = subprocess.run(CLI[:1] + ["-c", "import adjudicator; print(adjudicator.__file__)"],
-                           capture_output=True, check=True, text=True, cwd=src,
-                           env={**CLI_ENV, "PYTHONPATH": str(src)}).stdout.strip()
+    where = subprocess.run(
+        CLI[:1] + ["-c", "import adjudicator.diplomacy.engine as e; print(e.__file__)"],
+        capture_output=True, check=True, text=True, cwd=src, env=engine_env(src)).stdout.strip()
     if not Path(where).resolve().is_relative_to(src.resolve()):
         raise SystemExit(f"the engine in {src} is shadowed by {where}")
-    subprocess.run(CLI, input=b"", capture_output=True, check=True, cwd=src,
-                   env={**CLI_ENV, "PYTHONPATH": str(src)})
+    if (src == compiled_engine.OUT) != (not where.endswith(".py")):
+        raise SystemExit(f"the engine in {src} is {where}")
+    subprocess.run(CLI, input=b"", capture_output=True, check=True, cwd=src, env=engine_env(src))
+
+
+def same_output(pure: bytes, compiled: bytes, what: str) -> None:
+    """Stop the benchmark, loudly, when the compiled engine answered otherwise."""
+    if pure == compiled:
+        return
+    a, b = pure.splitlines(), compiled.splitlines()
+    line = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    raise SystemExit(f"THE COMPILED ENGINE'S ANSWERS DIFFER from the pure engine's ({what}), "
+                     f"first at output line {line + 1} of {len(a)} / {len(b)}:\n"
+                     f"  pure:     {a[line][:500] if line < len(a) else '(none)'}\n"
+                     f"  compiled: {b[line][:500] if line < len(b) else '(none)'}")
 
 
 def responses(out: bytes) -> list[dict]:
@@ -116,6 +143,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1901)
     parser.add_argument("--repeat", type=int, default=5, help="rounds of timing, both engines each")
     parser.add_argument("--baseline-src", type=Path, help="a folder holding another adjudicator/ to time")
+    parser.add_argument("--compiled", action="store_true",
+                        help="build the compiled engine first if it is not built from this source")
     parser.add_argument("--set-up", action="store_true", help="MILA with a game set up per phase too")
     parser.add_argument("--no-mila", action="store_true")
     args = parser.parse_args()
@@ -140,7 +169,14 @@ def main() -> None:
           f"({units / max(moves, 1):.1f} units per movement phase) and {len(datc)} DATC steps "
           f"x {args.datc_rounds}; " + ", ".join(f"{count[t]} {name}" for t, name in TYPES.items()))
 
-    engines = {"this engine": ROOT}
+    engines = {"pure engine": ROOT}
+    if args.compiled:
+        compiled_engine.build(sys.executable)
+    if compiled_engine.is_built(sys.executable):
+        engines["compiled engine"] = compiled_engine.OUT
+    else:
+        print("the compiled engine is not built from this source: not timed "
+              "(--compiled, or python3 manage.py build-engine, builds it)")
     if args.baseline_src:
         engines["baseline engine"] = args.baseline_src.resolve()
     for src in engines.values():
@@ -158,6 +194,8 @@ def main() -> None:
             ours[name].append((wall, cpu))
             if first_out is None:
                 first_out = out
+            if name == "compiled engine":
+                same_output(first_out, out, f"the mix, round {n + 1}")
         if not args.no_mila:
             theirs.append(mila(games_path, set_up=args.set_up and n == 0))
         print(f"round {n + 1}: " + ", ".join(f"{name} {w:.2f} s wall {c:.2f} s CPU"
@@ -170,11 +208,14 @@ def main() -> None:
     for name, runs in ours.items():
         print(f"  {name:<16} {spread([len(mix) / c for _w, c in runs], ' phases/s', 0)} by CPU time; "
               f"{spread([len(mix) / w for w, _c in runs], ' phases/s', 0)} by wall clock")
-    if len(engines) > 1:
-        base, mine = ours["baseline engine"], ours["this engine"]
-        print(f"  this engine over the baseline engine: "
-              f"{spread([b[1] / m[1] for b, m in zip(base, mine)])} CPU, "
-              f"{spread([b[0] / m[0] for b, m in zip(base, mine)])} wall")
+    for slow, fast in (("pure engine", "compiled engine"), ("baseline engine", "pure engine")):
+        if slow in ours and fast in ours:
+            print(f"  the {slow}'s time over the {fast}'s: "
+                  f"{spread([s[1] / f[1] for s, f in zip(ours[slow], ours[fast])])} CPU, "
+                  f"{spread([s[0] / f[0] for s, f in zip(ours[slow], ours[fast])])} wall")
+    if "compiled engine" in ours:
+        print(f"  the compiled engine's answers: the pure engine's, byte for byte, "
+              f"in all {args.repeat} rounds ({len(mix)} answers each)")
     if args.no_mila:
         return
 
@@ -185,13 +226,20 @@ def main() -> None:
         print("  CPU time:   " + spread([sum(t["long_game_cpu"]) / c for t, (_w, c) in zip(theirs, runs)]))
         print("  wall clock: " + spread([sum(t["long_game"]) / w for t, (w, _c) in zip(theirs, runs)]))
 
-    print("\neach part in its own process (this engine; CPU time, median of the rounds):")
+    print("\neach part in its own process (CPU time, median of the rounds):")
     for part in ("random games", "DATC"):
-        cpus = sorted(run_cli(files[part], ROOT)[1] for _ in range(args.repeat))
-        mine = statistics.median(cpus)
         theirs_cpu = statistics.median(sum(t["long_game_cpu"][i] for i in parts[part]) for t in theirs)
-        print(f"  {part:<13} {len(parts[part]):>5} phases: this engine {mine:.2f} s, "
-              f"MILA {theirs_cpu:.2f} s: {theirs_cpu / mine:.1f}x")
+        for name in ("pure engine", "compiled engine"):
+            if name not in engines:
+                continue
+            runs = [run_cli(files[part], engines[name]) for _ in range(args.repeat)]
+            if name == "compiled engine":
+                pure_out = run_cli(files[part], ROOT)[2]
+                for _w, _c, out in runs:
+                    same_output(pure_out, out, part)
+            mine = statistics.median(c for _w, c, _out in runs)
+            print(f"  {part:<13} {len(parts[part]):>5} phases: {name} {mine:.2f} s, "
+                  f"MILA {theirs_cpu:.2f} s: {theirs_cpu / mine:.1f}x")
 
     print("\nMILA phases/s by type (CPU time, median):")
     for t, name in TYPES.items():
@@ -201,8 +249,8 @@ def main() -> None:
     if args.set_up:
         set_up = theirs[0]
         print(f"MILA with a new game set up per phase: {sum(set_up['set_up_cpu']):.2f} s CPU; "
-              f"this engine's first round {ours['this engine'][0][1]:.2f} s: "
-              f"{sum(set_up['set_up_cpu']) / ours['this engine'][0][1]:.1f}x")
+              f"the pure engine's first round {ours['pure engine'][0][1]:.2f} s: "
+              f"{sum(set_up['set_up_cpu']) / ours['pure engine'][0][1]:.1f}x")
 
     print("\nsame units after the phase and same next phase as MILA:")
     for part in ("random games", "DATC"):
