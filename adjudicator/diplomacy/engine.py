@@ -12,7 +12,7 @@ from itertools import chain
 
 from .adjustments import Adjustments, adjustment_counts
 from .board import BOARD
-from .movement import Movement, read_orders
+from .movement import Movement, Order, read_orders
 from .orders import REPEAT, written
 from .position import Position, Unit, make_unit, read_position
 from .retreats import Retreats, retreat_options
@@ -33,7 +33,9 @@ def _movement(pos: Position) -> dict:
     mv = Movement(pos, orders).run()
     results = _movement_results(pos, orders, entries, unordered, mv)
     new_units = _units_after(pos, orders, mv)
-    retreating, contested, disbanded = {}, set(), {}
+    retreating: dict[str, tuple[Unit, str | None, list[str]]] = {}
+    contested: set[str] = set()
+    disbanded: dict[str, list[str]] = {}
     if mv.dislodged:
         retreating, contested, disbanded = _dislodged(pos, mv, new_units)
     if disbanded:
@@ -42,7 +44,8 @@ def _movement(pos: Position) -> dict:
     return _after_movement(pos, results, new_units, retreating, contested, disbanded)
 
 
-def _movement_results(pos, orders, entries, unordered, mv) -> list[dict]:
+def _movement_results(pos: Position, orders: dict[str, Order], entries: list[list],
+                      unordered: list[Unit], mv: Movement) -> list[dict]:
     """One result per order given, in order; then a hold for each unit not ordered."""
     outcome = mv.outcome
     dislodged = mv.dislodged
@@ -74,7 +77,7 @@ def _movement_results(pos, orders, entries, unordered, mv) -> list[dict]:
     return results
 
 
-def _invalid_result(pos, e, dislodged) -> dict:
+def _invalid_result(pos: Position, e: list, dislodged: dict[str, Order]) -> dict:
     power, o, text, reason = e[0], e[1], e[2], e[3]
     r = {"power": power}
     if o is not None:
@@ -99,7 +102,7 @@ def _invalid_result(pos, e, dislodged) -> dict:
     return r
 
 
-def _units_after(pos, orders, mv) -> dict[str, list[Unit]]:
+def _units_after(pos: Position, orders: dict[str, Order], mv: Movement) -> dict[str, list[Unit]]:
     """The units after movement, by power: the dislodged gone, the movers moved."""
     new_units: dict[str, list[Unit]] = {}
     gone = mv.dislodged
@@ -112,7 +115,8 @@ def _units_after(pos, orders, mv) -> dict[str, list[Unit]]:
     return new_units
 
 
-def _dislodged(pos, mv, new_units):
+def _dislodged(pos: Position, mv: Movement, new_units: dict[str, list[Unit]]
+               ) -> tuple[dict[str, tuple[Unit, str | None, list[str]]], set[str], dict[str, list[str]]]:
     """(units that can retreat: province -> (unit, attacked from, options),
     contested provinces, units disbanded at once by power)."""
     contested = mv.contested()
@@ -134,7 +138,7 @@ def _dislodged(pos, mv, new_units):
     return retreating, contested, disbanded
 
 
-def _mark_disbanded(results, pos, disbanded) -> None:
+def _mark_disbanded(results: list[dict], pos: Position, disbanded: dict[str, list[str]]) -> None:
     """The dislodged units that leave the board at once say so in their result."""
     gone = {u for us in disbanded.values() for u in us}
     for r in results:
@@ -146,7 +150,9 @@ def _mark_disbanded(results, pos, disbanded) -> None:
             r["disbanded"] = True
 
 
-def _after_movement(pos, results, new_units, retreating, contested, disbanded) -> dict:
+def _after_movement(pos: Position, results: list[dict], new_units: dict[str, list[Unit]],
+                    retreating: dict[str, tuple[Unit, str | None, list[str]]],
+                    contested: set[str], disbanded: dict[str, list[str]]) -> dict:
     if retreating:  # a retreat phase only when some dislodged unit can retreat (spec 5.3)
         nxt = _next(pos, pos.season, pos.year, "R", new_units, pos.centers)
         for u, af, options in retreating.values():
@@ -174,7 +180,8 @@ def _retreats(pos: Position) -> dict:
     return _end_of_year(pos, results, new_units)
 
 
-def _end_of_year(pos, results, new_units, disbanded=None) -> dict:
+def _end_of_year(pos: Position, results: list[dict], new_units: dict[str, list[Unit]],
+                 disbanded: dict[str, list[str]] | None = None) -> dict:
     """After a fall turn and its retreats: centres change hands (spec 10)."""
     sc = BOARD.supply_centers
     changed = {}
@@ -204,7 +211,7 @@ def _end_of_year(pos, results, new_units, disbanded=None) -> dict:
     return resp
 
 
-def _winner(pos, centers):
+def _winner(pos: Position, centers: dict[str, list[str]]) -> list[str] | None:
     v = pos.variant
     if v.side_victory:
         for side in v.sides(pos.italy_joins):
@@ -224,8 +231,10 @@ def _adjustments(pos: Position) -> dict:
 
 
 # -- output ---------------------------------------------------------------------
-def _next(pos, season, year, ptype, units_by_power, centers) -> dict:
-    rules = {"convoy_disruption": pos.convoy_rule, "civil_disorder_distance": pos.distance_rule}
+def _next(pos: Position, season: str, year: int, ptype: str,
+          units_by_power: dict[str, list[Unit]], centers: dict[str, list[str]]) -> dict:
+    rules: dict[str, str | int] = {"convoy_disruption": pos.convoy_rule,
+                                   "civil_disorder_distance": pos.distance_rule}
     if pos.italy_joins is not None:
         rules["italy_joins"] = pos.italy_joins
     return {
@@ -241,7 +250,8 @@ def _next(pos, season, year, ptype, units_by_power, centers) -> dict:
     }
 
 
-def _response(pos, results, nxt, disbanded=None) -> dict:
+def _response(pos: Position, results: list[dict], nxt: dict,
+              disbanded: dict[str, list[str]] | None = None) -> dict:
     """``disbanded``: units dislodged in this movement phase and removed at once,
     having no retreat (or being neutral), by power; empty in other phases."""
     return {"phase": pos.phase, "results": results, "next": nxt, "disbanded": disbanded or {}}

@@ -9,6 +9,8 @@ the Szykman rule (the convoys in the cycle are cancelled).
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .board import BOARD
 from .orders import REPEAT, OrderError, Parsed, reading
 from .orders import _cache as _readings
@@ -84,9 +86,21 @@ class Order:
 
     __slots__ = ("kind", "unit", "prov", "tprov", "dest", "dprov", "via", "text",
                  "reason", "canon")
+    kind: str
+    unit: Unit
+    prov: str
+    # str, or None where the kind has none (a hold's); the rules read them by kind
+    tprov: Any
+    dest: Any
+    dprov: Any
+    via: bool
+    text: str | None
+    reason: str | None
+    canon: str | None
 
-    def __init__(self, kind, unit, dest=None, tprov=None, via=False, text=None, canon=None,
-                 reason=None):
+    def __init__(self, kind: str, unit: Unit, dest: str | None = None, tprov: str | None = None,
+                 via: bool = False, text: str | None = None, canon: str | None = None,
+                 reason: str | None = None):
         self.kind = kind  # H M S C
         self.unit = unit
         self.prov = unit.prov
@@ -104,7 +118,7 @@ class Order:
                      self.text, self.canon, self.reason if reason is None else reason)
 
 
-def canonical(o: Order, units) -> str:
+def canonical(o: Order, units: dict[str, Unit]) -> str:
     u = o.unit
     if o.kind == "H":
         return f"{u.type} {u.loc} H"
@@ -120,11 +134,11 @@ def canonical(o: Order, units) -> str:
 
 #: legality answers that depend only on the order's text and the units it names,
 #: one dict per (neutral powers, impassable provinces): text, unit, target -> answer
-_check_caches: dict[tuple, dict] = {}
+_check_caches: dict[tuple, dict[tuple, Order | str]] = {}
 #: the legal ones again, by power and text alone, for the usual case of a unit
 #: ordered as before: (neutral, impassable) -> power -> text -> (Order, target unit).
 #: A hit counts only if the same Unit objects (shared, see make_unit) stand there.
-_text_caches: dict[tuple, dict] = {}
+_text_caches: dict[tuple, dict[str, dict[str, tuple[Order, Unit | None]]]] = {}
 
 
 def _remember(cache: dict, key, value) -> None:
@@ -164,7 +178,7 @@ class Legality:
         return (BOARD.is_coastal(src) and BOARD.is_coastal(dst) and src != dst
                 and route_exists(src, dst, self.fleet_seas))
 
-    def move_target(self, unit: Unit, dest: str, via: bool):
+    def move_target(self, unit: Unit, dest: str, via: bool) -> tuple[str, bool]:
         """(destination location, convoyed?) or OrderError."""
         dprov = dest[:3]
         if dprov == unit.prov:
@@ -207,11 +221,11 @@ class Legality:
     def check(self, parsed: Parsed, power: str, text: str) -> Order:
         """A legal :class:`Order` for ``power``, or OrderError with the reason."""
         o = self.check_or_reason(parsed, power, text)
-        if type(o) is str:
+        if isinstance(o, str):
             raise OrderError(o)
         return o
 
-    def check_or_reason(self, parsed: Parsed, power: str, text: str):
+    def check_or_reason(self, parsed: Parsed, power: str, text: str) -> Order | str:
         """A legal :class:`Order` for ``power``, or the reason (a str) why not.
 
         Answers that do not depend on where the fleets are (everything but
@@ -228,16 +242,16 @@ class Legality:
         hit = self.cache.get(key)
         if hit is None:
             hit = self._uncached(parsed, power, text)
-            if not self.used_fleets and (type(hit) is str or hit.kind != "C"):
+            if not self.used_fleets and (isinstance(hit, str) or hit.kind != "C"):
                 _remember(self.cache, key, hit)
-                if type(hit) is not str:
+                if isinstance(hit, Order):
                     mine = self.by_text.get(power)
                     if mine is None:
                         mine = self.by_text[power] = {}
                     _remember(mine, text, (hit, target))
         return hit
 
-    def _uncached(self, parsed: Parsed, power: str, text: str):
+    def _uncached(self, parsed: Parsed, power: str, text: str) -> Order | str:
         self.used_fleets = False
         try:
             o = self._check(parsed, power, text)
@@ -314,7 +328,8 @@ class Legality:
         return Order("C", unit, dprov, tprov, text=text)
 
 
-def read_orders(pos: Position, legality: Legality | None = None):
+def read_orders(pos: Position, legality: Legality | None = None
+                ) -> tuple[dict[str, Order], list[list], list[Unit]]:
     """Parse and check every power's orders.
 
     Returns (orders, entries, unordered) where ``orders`` maps province -> the
@@ -352,37 +367,38 @@ def read_orders(pos: Position, legality: Legality | None = None):
                     else:
                         _another(prov, e, orders, entries, several)
                     continue
-            hit = _readings.get(text) or reading(text)
-            parsed, unit = hit[0], units.get(hit[3])
+            read = _readings.get(text) or reading(text)
+            parsed, unit = read[0], units.get(read[3])  # type: ignore[arg-type]
             if parsed is None:  # unreadable; still the unit's order if it names one
-                o = hit[1]
-                e = [power, None, text, o, None]
+                reason = read[1]
+                e = [power, None, text, reason, None]
             else:
-                o = None
+                answer = None
                 if unit is not None and unit.power == power:
                     # check_or_reason's cached answer, looked up here (the usual case)
-                    target = units.get(hit[4])
-                    o = known.get((text, power, unit.name,
-                                   target.name if target is not None else None))
-                if o is None:
-                    o = check(parsed, power, text)
-                if type(o) is not str:  # legal
-                    e = [power, o, text, None, None]
+                    target = units.get(read[4])  # type: ignore[arg-type]
+                    answer = known.get((text, power, unit.name,
+                                        target.name if target is not None else None))
+                if answer is None:
+                    answer = check(parsed, power, text)
+                if isinstance(answer, Order):  # legal
+                    e = [power, answer, text, None, None]
                     entries.append(e)
-                    prov = o.prov
+                    prov = answer.prov
                     if prov not in orders:
-                        orders[prov] = o
+                        orders[prov] = answer
                     else:
                         _another(prov, e, orders, entries, several)
-                    if o.kind == "C":
+                    if answer.kind == "C":
                         convoys = True
                     continue
-                e = [power, None, text, o, parsed]
+                reason = answer
+                e = [power, None, text, reason, parsed]
             entries.append(e)
             if unit is not None and unit.power == power:
-                e[1] = Order("H", unit, text=text, reason=o)
+                e[1] = hold = Order("H", unit, text=text, reason=reason)
                 if unit.prov not in orders:
-                    orders[unit.prov] = e[1]
+                    orders[unit.prov] = hold
                 else:
                     _another(unit.prov, e, orders, entries, several)
     if several:
@@ -689,7 +705,7 @@ class Movement:
                 pending.append(prov)
         return pending
 
-    def run(self):
+    def run(self) -> Movement:
         pending = self._settle_the_obvious()
         orders = self.orders
         succeeds = self.resolver.resolved

@@ -156,7 +156,8 @@ _RE_SPLIT = re.compile(r"[^A-Z0-9\-]+")
 #: what may separate words besides spaces: "England: F Spain(nc), ...", "STP/SC"
 _RE_UNREADABLE = re.compile(r"[^A-Z0-9\-\s:,()/]")
 
-_cache: dict[str, tuple] = {}
+#: text -> reading(text)
+_cache: dict[str, tuple[Parsed | None, str | None, str | None, str | None, str | None]] = {}
 _SINGLE_NAMES = {k: v for k, v in NAMES.items() if " " not in k and len(k) >= 4
                  and isinstance(v, str)}  # not AMBIGUOUS
 
@@ -247,7 +248,7 @@ def _loc(tok) -> str:
     return tok[1] + "/" + tok[2] if tok[2] else tok[1]
 
 
-def reading(text: str) -> tuple:
+def reading(text: str) -> tuple[Parsed | None, str | None, str | None, str | None, str | None]:
     """What ``text`` says, cached per process: (Parsed or None, the reason it
     cannot be read or None, the ordered unit's location or None, its province,
     the supported / convoyed unit's province)."""
@@ -267,11 +268,12 @@ def reading(text: str) -> tuple:
 def parse(text: str) -> Parsed:
     """Read one order.  Raises :class:`OrderError` with a short reason."""
     hit = reading(text)
-    if hit[1] is not None:
+    parsed = hit[0]
+    if parsed is None:  # the reason is in hit[1]
         err = OrderError(hit[1])
         err.loc = hit[2]
         raise err
-    return hit[0]
+    return parsed
 
 
 def _unit_loc(text: str) -> str | None:
