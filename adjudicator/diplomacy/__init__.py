@@ -115,7 +115,8 @@ def check_orders(position: dict, power: str, orders: list[str]) -> list[dict]:
             prov = err.loc[:3] if err.loc else None
             u: Unit | None = None
             if prov is not None:
-                u = pos.units.get(prov) if pos.type == "M" else pos.dislodged.get(prov, (u, None))[0]
+                dislodged = pos.dislodged.get(prov)
+                u = pos.units.get(prov) if pos.type == "M" else dislodged and dislodged[0]
             if u is None or u.power != power:
                 prov = None
         out.append(item)

@@ -116,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
             answers.append(b"")
             write(b"\n".join(answers))
             flush()
+        gc.freeze()  # what outlived the block is the engine's caches (see below)
     return 0
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from itertools import chain
+from typing import Final
 
 from .board import BOARD
 from .orders import REPEAT, OrderError, parse, written
@@ -30,7 +31,7 @@ def adjustment_counts(units_by_power: dict[str, list[Unit]], centers: dict[str, 
 
 
 #: province -> its English name in lower-case letters only (the alphabetical tie-break)
-_NAME_KEY = {p: re.sub(r"[^a-z]", "", v.name.lower()) for p, v in BOARD.provinces.items()}
+_NAME_KEY: Final = {p: re.sub(r"[^a-z]", "", v.name.lower()) for p, v in BOARD.provinces.items()}
 
 
 def removal_order(power: str, units: list[Unit], owned: list[str], mode: str) -> list[Unit]:

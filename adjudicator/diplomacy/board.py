@@ -14,7 +14,7 @@ Vocabulary:
 from __future__ import annotations
 
 from collections import deque
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from . import standard_map
 
@@ -176,6 +176,6 @@ class Board:
                 assert provs[h].home == power, (power, h)
 
 
-_distance_cache: dict = {}
+_distance_cache: Final[dict] = {}
 
-BOARD = Board(standard_map.PROVINCES, standard_map.START_UNITS)
+BOARD: Final = Board(standard_map.PROVINCES, standard_map.START_UNITS)

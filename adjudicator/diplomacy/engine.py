@@ -17,6 +17,9 @@ from .orders import REPEAT, written
 from .position import Position, Unit, make_unit, read_position
 from .retreats import Retreats, retreat_options
 
+#: the dislodged units that can retreat: province -> (unit, attacked from, options)
+Retreating = dict[str, tuple[Unit, str | None, list[str]]]
+
 
 def adjudicate(request: dict) -> dict:
     pos = read_position(request)
@@ -33,7 +36,7 @@ def _movement(pos: Position) -> dict:
     mv = Movement(pos, orders).run()
     results = _movement_results(pos, orders, entries, unordered, mv)
     new_units = _units_after(pos, orders, mv)
-    retreating: dict[str, tuple[Unit, str | None, list[str]]] = {}
+    retreating: Retreating = {}
     contested: set[str] = set()
     disbanded: dict[str, list[str]] = {}
     if mv.dislodged:
@@ -116,7 +119,7 @@ def _units_after(pos: Position, orders: dict[str, Order], mv: Movement) -> dict[
 
 
 def _dislodged(pos: Position, mv: Movement, new_units: dict[str, list[Unit]]
-               ) -> tuple[dict[str, tuple[Unit, str | None, list[str]]], set[str], dict[str, list[str]]]:
+               ) -> tuple[Retreating, set[str], dict[str, list[str]]]:
     """(units that can retreat: province -> (unit, attacked from, options),
     contested provinces, units disbanded at once by power)."""
     contested = mv.contested()
@@ -151,7 +154,7 @@ def _mark_disbanded(results: list[dict], pos: Position, disbanded: dict[str, lis
 
 
 def _after_movement(pos: Position, results: list[dict], new_units: dict[str, list[Unit]],
-                    retreating: dict[str, tuple[Unit, str | None, list[str]]],
+                    retreating: Retreating,
                     contested: set[str], disbanded: dict[str, list[str]]) -> dict:
     if retreating:  # a retreat phase only when some dislodged unit can retreat (spec 5.3)
         nxt = _next(pos, pos.season, pos.year, "R", new_units, pos.centers)

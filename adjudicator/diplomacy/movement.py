@@ -9,7 +9,7 @@ the Szykman rule (the convoys in the cycle are cancelled).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .board import BOARD
 from .orders import REPEAT, OrderError, Parsed, reading
@@ -18,14 +18,14 @@ from .position import Position, Unit
 from .resolver import Resolver
 
 # -- map helpers computed once ------------------------------------------------
-SEAS = frozenset(p for p, v in BOARD.provinces.items() if v.kind == "sea")
+SEAS: Final = frozenset(p for p, v in BOARD.provinces.items() if v.kind == "sea")
 #: seas a fleet could reach from any coast of a province
-COAST_SEAS: dict[str, frozenset[str]] = {p: frozenset() for p in BOARD.provinces}
+COAST_SEAS: Final[dict[str, frozenset[str]]] = {p: frozenset() for p in BOARD.provinces}
 for _loc, _nbrs in BOARD.fleet_adj.items():
     _s = frozenset(n for n in _nbrs if n in SEAS)
     COAST_SEAS[_loc[:3]] = COAST_SEAS[_loc[:3]] | _s
 #: seas adjacent to a sea
-SEA_ADJ = {s: COAST_SEAS[s] for s in SEAS}
+SEA_ADJ: Final = {s: COAST_SEAS[s] for s in SEAS}
 
 
 def route_exists(src: str, dst: str, seas: frozenset | set, usable=None) -> bool:
@@ -134,11 +134,11 @@ def canonical(o: Order, units: dict[str, Unit]) -> str:
 
 #: legality answers that depend only on the order's text and the units it names,
 #: one dict per (neutral powers, impassable provinces): text, unit, target -> answer
-_check_caches: dict[tuple, dict[tuple, Order | str]] = {}
+_check_caches: Final[dict[tuple, dict[tuple, Order | str]]] = {}
 #: the legal ones again, by power and text alone, for the usual case of a unit
 #: ordered as before: (neutral, impassable) -> power -> text -> (Order, target unit).
 #: A hit counts only if the same Unit objects (shared, see make_unit) stand there.
-_text_caches: dict[tuple, dict[str, dict[str, tuple[Order, Unit | None]]]] = {}
+_text_caches: Final[dict[tuple, dict[str, dict[str, tuple[Order, Unit | None]]]]] = {}
 
 
 def _remember(cache: dict, key, value) -> None:

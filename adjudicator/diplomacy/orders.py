@@ -27,7 +27,7 @@ chain of places (``A PAR - BUR - PIC``) is invalid.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .board import BOARD
 
@@ -134,8 +134,8 @@ def _build_names() -> dict[str, object]:
     return names
 
 
-NAMES = _build_names()
-_PHRASES: dict[str, tuple] = {}
+NAMES: Final = _build_names()
+_PHRASES: Final[dict[str, tuple]] = {}
 for _k, _v in NAMES.items():
     _PHRASES[_k] = ("P", _v)
 for _k, _v in KEYWORDS.items():
@@ -146,20 +146,21 @@ for _k, _v in COAST_WORDS.items():
     _PHRASES.setdefault(_k, ("X", _v))
 for _k in NOISE:
     _PHRASES.setdefault(_k, ("N", None))
-_MAXLEN = max(len(k.split()) for k in _PHRASES)
+_MAXLEN: Final = max(len(k.split()) for k in _PHRASES)
 
-_RE_ARROW = re.compile(r"->|=>|→|[–—]")
-_RE_MIDATL = re.compile(r"MID\s*-\s*ATLANTIC")
-_RE_AUSHUN = re.compile(r"AUSTRIA\s*-\s*HUNGARY")
-_RE_DOTCOAST = re.compile(r"\b([NSEW])\s*\.\s*C\s*\.?")
-_RE_SPLIT = re.compile(r"[^A-Z0-9\-]+")
+_RE_ARROW: Final = re.compile(r"->|=>|→|[–—]")
+_RE_MIDATL: Final = re.compile(r"MID\s*-\s*ATLANTIC")
+_RE_AUSHUN: Final = re.compile(r"AUSTRIA\s*-\s*HUNGARY")
+_RE_DOTCOAST: Final = re.compile(r"\b([NSEW])\s*\.\s*C\s*\.?")
+_RE_SPLIT: Final = re.compile(r"[^A-Z0-9\-]+")
 #: what may separate words besides spaces: "England: F Spain(nc), ...", "STP/SC"
-_RE_UNREADABLE = re.compile(r"[^A-Z0-9\-\s:,()/]")
+_RE_UNREADABLE: Final = re.compile(r"[^A-Z0-9\-\s:,()/]")
 
+Reading = tuple[Parsed | None, str | None, str | None, str | None, str | None]
 #: text -> reading(text)
-_cache: dict[str, tuple[Parsed | None, str | None, str | None, str | None, str | None]] = {}
-_SINGLE_NAMES = {k: v for k, v in NAMES.items() if " " not in k and len(k) >= 4
-                 and isinstance(v, str)}  # not AMBIGUOUS
+_cache: Final[dict[str, Reading]] = {}
+_SINGLE_NAMES: Final = {k: v for k, v in NAMES.items() if " " not in k and len(k) >= 4
+                        and isinstance(v, str)}  # not AMBIGUOUS
 
 
 def _near(a: str, b: str) -> bool:
@@ -248,7 +249,7 @@ def _loc(tok) -> str:
     return tok[1] + "/" + tok[2] if tok[2] else tok[1]
 
 
-def reading(text: str) -> tuple[Parsed | None, str | None, str | None, str | None, str | None]:
+def reading(text: str) -> Reading:
     """What ``text`` says, cached per process: (Parsed or None, the reason it
     cannot be read or None, the ordered unit's location or None, its province,
     the supported / convoyed unit's province)."""
@@ -291,8 +292,8 @@ def _unit_loc(text: str) -> str | None:
     return loc
 
 
-_LOCS = BOARD.locations | frozenset(BOARD.provinces)
-_TYPES = ("A", "F")
+_LOCS: Final = BOARD.locations | frozenset(BOARD.provinces)
+_TYPES: Final = ("A", "F")
 
 
 def _fast(text: str) -> Parsed | None:

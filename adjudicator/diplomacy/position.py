@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from itertools import chain
+from typing import Final
 
 from .board import BOARD
 from .variants import VARIANT_TABLE, Variant
@@ -49,7 +50,7 @@ class Unit:
         return self.name
 
 
-_made: dict[tuple, Unit] = {}
+_made: Final[dict[tuple, Unit]] = {}
 
 
 def make_unit(power: str, utype: str, loc: str) -> Unit:
@@ -63,13 +64,13 @@ def make_unit(power: str, utype: str, loc: str) -> Unit:
     return u
 
 
-SUPPLY_CENTERS = BOARD.supply_centers
-_phase_cache: dict = {}
-_PHASE = re.compile(r"^([SFW])(\d{4})([MRA])$")
-CONVOY_RULES = ("2000", "1971")
+SUPPLY_CENTERS: Final = BOARD.supply_centers
+_phase_cache: Final[dict] = {}
+_PHASE: Final = re.compile(r"^([SFW])(\d{4})([MRA])$")
+CONVOY_RULES: Final = ("2000", "1971")
 #: the last year of any game: the last one with four digits
-LAST_YEAR = 9999
-DISTANCE_RULES = ("home", "owned")
+LAST_YEAR: Final = 9999
+DISTANCE_RULES: Final = ("home", "owned")
 
 
 class Position:
@@ -101,7 +102,7 @@ class Position:
 
 
 #: power -> unit string as written -> Unit, for the strings read so far
-_units_of: dict[str, dict[str, Unit]] = {p: {} for p in BOARD.powers}
+_units_of: Final[dict[str, dict[str, Unit]]] = {p: {} for p in BOARD.powers}
 
 
 def parse_unit(text, field, power: str, index: int | None = None) -> Unit:
@@ -142,7 +143,7 @@ def _parse_unit(text) -> tuple:
     return utype, loc
 
 
-_POWERS = frozenset(BOARD.powers)
+_POWERS: Final = frozenset(BOARD.powers)
 
 
 def _power(p, section: str, variant: Variant) -> str:

@@ -6,11 +6,11 @@ provinces are impassable in this phase, and how victory is counted.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .board import BOARD
 
-ITALIAN_PROVINCES = frozenset({"PIE", "VEN", "TUS", "ROM", "APU", "NAP"})
+ITALIAN_PROVINCES: Final = frozenset({"PIE", "VEN", "TUS", "ROM", "APU", "NAP"})
 
 
 class Variant(NamedTuple):
@@ -58,7 +58,7 @@ class Variant(NamedTuple):
 
 _ALL = tuple((p,) for p in BOARD.powers)
 
-VARIANT_TABLE: dict[str, Variant] = {
+VARIANT_TABLE: Final[dict[str, Variant]] = {
     v.name: v
     for v in (
         Variant("standard", _ALL, (), 1901, 18),
