@@ -58,8 +58,6 @@ def main(argv: list[str]) -> int:
         if argv[0] == "build-engine":
             return 0
         env = compiled_engine.environ(env)
-        if argv[0] == "test":  # the source tree after the compiled engine on sys.path
-            argv = [*argv, "--import-mode=append"]
     command = [str(PYTHON), *COMMANDS[argv[0]], *argv[1:]]
     try:
         return subprocess.call(command, env=env)

@@ -12,9 +12,11 @@ holds a package ``adjudicator`` of its own: its ``diplomacy`` subpackage is
 the compiled engine, and its ``__path__`` goes on into the source tree, so
 every other engine (``adjudicator.statecraft``, ...) is the source's.
 
-A process uses the compiled engine only when started with :func:`environ`'s
-variables: that folder first on ``PYTHONPATH``, and ``PYTHONSAFEPATH`` so that
-``python -m`` does not put the working directory (the source tree) before it.
+A process uses the compiled engine only when started with that folder on
+``PYTHONPATH`` (:func:`environ`).  The folder's ``sitecustomize.py``, which
+Python runs at start-up, imports ``adjudicator`` from there at once: later
+changes to ``sys.path`` that put the source tree first (``python -m`` run in
+it, gunicorn's and pytest's own inserts) then no longer matter.
 
 Standard library only: ``manage.py`` imports it before the virtual
 environment exists.
@@ -50,9 +52,9 @@ def wanted(variable: str | None) -> bool:
 
 def source_stamp(python: Path | str = sys.executable) -> str:
     """What a build is made from: the engine's source, the package's
-    ``__init__.py`` and where it is, the interpreter and mypy's version."""
+    ``__init__.py`` and where it is, this script, the interpreter and mypy's version."""
     digest = hashlib.sha256(str(ROOT).encode() + b"\0")
-    for path in [ROOT / "adjudicator" / "__init__.py", *sorted(SOURCE.glob("*.py"))]:
+    for path in [Path(__file__), ROOT / "adjudicator" / "__init__.py", *sorted(SOURCE.glob("*.py"))]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     versions = subprocess.run(
         [str(python), "-c", "import sys\ntry:\n import mypy.version as v; m = v.__version__\n"
@@ -112,25 +114,30 @@ def assemble(staging: Path, out: Path, stamp: str) -> None:
     for name in NOT_COMPILED:
         shutil.copy2(staging / "adjudicator" / "diplomacy" / name,
                      new / "adjudicator" / "diplomacy" / name)
-    write_parent_package(new)
+    write_selection(new)
     (new / STAMP).write_text(stamp)
     shutil.rmtree(out, ignore_errors=True)
     new.rename(out)
 
 
-def write_parent_package(out: Path) -> None:
+def write_selection(out: Path) -> None:
     """``out/adjudicator/__init__.py``: the source's, whose ``__path__`` goes on
-    into the source tree after ``out``'s own subpackages."""
+    into the source tree after ``out``'s own subpackages; and
+    ``out/sitecustomize.py``, which binds that package at start-up."""
     source_init = ROOT / "adjudicator" / "__init__.py"
     (out / "adjudicator" / "__init__.py").write_text(
         source_init.read_text()
         + "\n# The compiled build (scripts/compiled_engine.py): adjudicator.diplomacy is\n"
         + "# compiled here; every other module of the package is the source tree's.\n"
         + f"__path__.append({str(source_init.parent)!r})\n")
+    (out / "sitecustomize.py").write_text(
+        '"""Written by scripts/compiled_engine.py: adjudicator is this folder\'s package,\n'
+        'whose diplomacy is the compiled engine, whatever is put on sys.path later."""\n'
+        "import adjudicator  # noqa: F401\n")
 
 
 def environ(base: dict[str, str], out: Path = OUT) -> dict[str, str]:
     """``base`` with the variables that make a Python process import the
     compiled engine in ``out`` instead of the source tree's."""
     path = [str(out)] + ([base["PYTHONPATH"]] if base.get("PYTHONPATH") else [])
-    return {**base, "PYTHONPATH": os.pathsep.join(path), "PYTHONSAFEPATH": "1"}
+    return {**base, "PYTHONPATH": os.pathsep.join(path)}

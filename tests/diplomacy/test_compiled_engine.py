@@ -25,7 +25,7 @@ WHERE = ("import adjudicator.diplomacy.engine as d, adjudicator.statecraft as s;
 def clean_env() -> dict[str, str]:
     """This process's environment without any engine selection in it."""
     return {k: v for k, v in os.environ.items()
-            if k not in ("PYTHONPATH", "PYTHONSAFEPATH", compiled_engine.SELECT)}
+            if k not in ("PYTHONPATH", compiled_engine.SELECT)}
 
 
 def where(env: dict[str, str]) -> list[Path]:
@@ -61,9 +61,9 @@ def test_the_opt_in_imports_the_build_folder_first_and_the_rest_from_the_source(
     out = tmp_path / "engine"
     shutil.copytree(ROOT / "adjudicator" / "diplomacy", out / "adjudicator" / "diplomacy",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    compiled_engine.write_parent_package(out)
+    compiled_engine.write_selection(out)
     env = compiled_engine.environ(clean_env(), out)
-    engine, statecraft = where(env)
+    engine, statecraft = where(env)  # run in the source tree, which -c puts first on sys.path
     assert engine == out / "adjudicator" / "diplomacy" / "engine.py"
     assert statecraft == ROOT / "adjudicator" / "statecraft" / "__init__.py"
     request = dict(initial_position(), orders={"FRANCE": ["A PAR - BUR"]})
