@@ -114,9 +114,10 @@ def check_orders(position: dict, power: str, orders: list[str]) -> list[dict]:
             canon = "invalid:" + text
             prov = err.loc[:3] if err.loc else None
             u: Unit | None = None
-            if prov is not None:
-                dislodged = pos.dislodged.get(prov)
-                u = pos.units.get(prov) if pos.type == "M" else dislodged and dislodged[0]
+            if prov is not None and pos.type == "M":
+                u = pos.units.get(prov)
+            elif prov is not None and prov in pos.dislodged:
+                u = pos.dislodged[prov][0]
             if u is None or u.power != power:
                 prov = None
         out.append(item)
