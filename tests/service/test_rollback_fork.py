@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from workers.core import keys
+
 from tests.service.gamekit import LONG, SOLO_START, created_game, finished, new_game
 from tests.service.svc_stack import now, wait_for
 
@@ -62,17 +64,22 @@ def test_rollback_keeps_the_superseded_branch_and_reopens_the_phase_fresh(api):
     assert audit[2]["detail"] == {"seq": 2, "reason": "France's orders were misread", "superseded": [2]}
 
 
-def test_a_finished_game_rolled_back_reopens_without_its_result(api):
+def test_a_finished_game_rolled_back_reopens_without_its_result_and_is_kept_again(api, redis_client):
     resp = api.post("/v1/games", json={"assignment": "chosen", "deadlines": LONG, "start": SOLO_START})
     game = created_game(api, resp.json())
     game.submit("FRANCE", ["A PIE - VEN"])
     game.director_action("adjudicate")
     assert finished(game)["winner"] == "FRANCE"
+    game_keys = [keys.game(game.id), keys.players(game.id), keys.tokens(game.id), keys.history(game.id)]
+    assert all(redis_client.ttl(key) > 0 for key in game_keys)  # finished: it expires
     state = api.post(f"{game.path}/rollback", json={"seq": 1, "reason": "the solo came from a typo"},
                      token=game.director).json()
     assert state["status"] == "open" and state["phase"] == "F1905M" and state["winner"] is None
     assert state["result"] is None and state["ended_by"] is None
     assert api.get(f"{game.path}/result").status_code == 409
+    assert [redis_client.ttl(key) for key in game_keys] == [-1] * 4  # in play again: kept
+    game.director_action("adjudicate")  # and still kept after the next phase
+    assert [redis_client.ttl(key) for key in game_keys] == [-1] * 4
 
 
 def test_fork_any_phase_into_a_sandbox(api):

@@ -42,7 +42,7 @@ class Ending:
         lobby.stage(pipe, g, GameStatus.FINISHED)
         self.seats.count_finish(pipe, self.t.players(self.t.r, gid))  # seats change only while it is in play
         if not g.tournament:
-            self.t.keep(pipe, gid, self.t.store.settings.game_ttl_finished)
+            self.t.keep(pipe, gid, self.t.store.settings.game_ttl_finished, g.variant)
         else:  # a tournament's boards expire with it, once its last board has ended
             self.t.store.enqueue(pipe, "workers.runtime.jobs.tournament_board_ended", g.tournament,
                                  job_id=f"tournament-board-ended-{gid}-{seq}")

@@ -117,7 +117,7 @@ class Setup:
             self.t.tie(pipe, gid, account, first_seat)
             if email:
                 mail.welcome(self.t.store, pipe, g, player, token)
-            self.t.keep(pipe, gid, self.t.store.settings.game_ttl_forming)
+            self.t.keep(pipe, gid, self.t.store.settings.game_ttl_forming, g.variant)
             if len(players) == seats:
                 self._start(pipe, g, players)
             return player

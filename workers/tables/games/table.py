@@ -125,9 +125,10 @@ class GameTable:
             self.store.enqueue_advance(pipe, self.table, g.id, g.seq)
         return closed
 
-    def keep(self, pipe, gid: str, seconds: int | None) -> None:
-        """Queue (after MULTI): the game's keys expire in ``seconds`` (None: they are kept)."""
-        powers = engine().variant_info(self.r.hget(keys.game(gid), "variant"))["powers"]  # never changes
+    def keep(self, pipe, gid: str, seconds: int | None, variant: str | None = None) -> None:
+        """Queue (after MULTI): the game's keys expire in ``seconds`` (None: they are kept).
+        ``variant``: the game's, when the caller holds its record (it never changes)."""
+        powers = engine().variant_info(variant or self.r.hget(keys.game(gid), "variant"))["powers"]
         for key in (keys.game(gid), keys.players(gid), keys.tokens(gid), keys.history(gid), keys.proposals(gid),
                     keys.audit("game", gid), keys.absences(gid), keys.mail_done(gid), *keys.press_keys(gid, powers)):
             if seconds is None:
@@ -139,16 +140,18 @@ class GameTable:
                    reader=None) -> GameRecord:
         """Queue (after MULTI) the writes that open phase number ``seq`` at ``position``, where
         ``powers`` have a player; returns the record as written.  ``reader`` reads the absences
-        (default: the client)."""
-        self.keep(pipe, g.id, None)
-        if g.tournament:  # a tournament with a board in play is kept, however long ago its director acted
-            for key in keys.tournament_keys(g.tournament):
-                pipe.persist(key)
+        and whether the game's keys expire (default: the client)."""
+        reader = reader or self.r
+        if reader.ttl(keys.game(g.id)) != -1:  # forming, or finished until now: from now on it is kept
+            self.keep(pipe, g.id, None, g.variant)
+            if g.tournament:  # a tournament with a board in play is kept, however long ago its director acted
+                for key in keys.tournament_keys(g.tournament):
+                    pipe.persist(key)
         to_order = [p for p in engine().powers_to_order(self.full(g, position)) if p in powers]
         kind = PHASE_KINDS[position["phase"][-1]]
         length = phase_seconds(g.settings["deadlines"], "first_movement" if seq == 1 and kind == "movement" else kind,
                                self.now())
-        to_order, length = self._absent_at_open(g, to_order, length, reader or self.r)
+        to_order, length = self._absent_at_open(g, to_order, length, reader)
         phase = {"seq": seq, "phase": position["phase"], "position": position, "to_order": to_order, "attempts": 0,
                  "waiting": False, "late": None, "overdue": None, "opened_at": self.now()}
         lobby.stage(pipe, g, GameStatus.OPEN)
