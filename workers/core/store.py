@@ -94,13 +94,14 @@ def loads(value: str | None, default=None):
 class ReadAhead:
     """A transaction's pipe, WATCHing, whose first reads were made together in one round trip.
 
-    ``reads`` are ``(command, key)`` pairs (``hgetall``, ``hvals``, ``hkeys``, ``smembers``), read at
+    ``reads`` are ``(command, key)`` pairs (``hgetall``, ``hvals``, ``hkeys``, ``smembers``, ``scard``,
+    ``ttl``), read at
     once on another connection of ``client``: safe, because the WATCH is already in place, so a
     change of a watched key after them makes EXEC fail as it would after reads on the pipe.  Until
     ``multi()``, each of those reads is answered from that round trip; everything else (other reads,
     ``multi``, the writes) goes to the pipe.  Code written for a pipe takes it unchanged."""
 
-    READS = ("hgetall", "hvals", "hkeys", "smembers")
+    READS = ("hgetall", "hvals", "hkeys", "smembers", "scard", "ttl")
 
     def __init__(self, pipe, client, reads: list[tuple[str, str]]):
         with client.pipeline(transaction=False) as ahead:

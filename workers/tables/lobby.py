@@ -46,9 +46,9 @@ def enter(pipe, g: GameRecord) -> None:
 
 def stage(pipe, g: GameRecord, status: str) -> None:
     """Queue (after MULTI): game ``g`` moves to ``status`` (a game status); its stage index follows."""
-    if not listed(g):
-        return
     now = STAGE_OF[str(status)]
+    if not listed(g) or STAGE_OF[str(g.status)] == now:  # the index holds it where it stays
+        return
     for other in STAGES:
         if other != now:
             pipe.zrem(keys.lobby(f"status:{other}"), g.id)
