@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from tests.service.gamekit import POWERS, new_game, propose, vote
+from tests.service.gamekit import LONG, POWERS, Game, new_game, propose, vote
 from tests.service.svc_stack import wait_for
 
 
@@ -178,3 +178,30 @@ def test_a_webhook_into_another_network_is_refused_at_registration(api):
     game = new_game(api)
     resp = api.post(f"{game.path}/webhooks", token=game.director, json={"url": "http://10.1.2.3/hook"})
     assert resp.status_code == 422 and "body.url" in resp.json()["detail"] and "loopback" in resp.json()["detail"]
+
+
+def test_an_event_is_queued_only_for_the_listeners_that_would_hear_it(api, receiver):
+    """A phase's event is queued for webhooks only when the game has a subscription, and for mail
+    only when a player has an address: a deadline of many games nobody listens to queues no job
+    per game and listener.  Whoever does listen still hears it."""
+    from rq.job import Job
+
+    def queued(game, seq: int) -> set[str]:
+        return {listener for listener in ("webhooks", "mail") if Job.exists(
+            f"event-{listener}-game-{game.id}-phase_adjudicated-{seq}", connection=api.stack.queue.connection)}
+
+    game = new_game(api)
+    assert game.director_action("adjudicate").status_code == 200
+    assert game.state()["phase"] == "F1901M" and queued(game, 1) == set()
+    assert add_hook(api, game, receiver.url + "/hook").status_code == 201
+    assert game.director_action("adjudicate").status_code == 200
+    assert queued(game, 2) == {"webhooks"}
+    assert json.loads(wait_for(lambda: receiver.at("/hook"), what="the delivery")[0]["body"])["data"]["seq"] == 2
+
+    created = api.post("/v1/games", json={"assignment": "chosen", "deadlines": LONG}).json()
+    mailed = Game(api, created["game"]["id"], created["director_token"], {})
+    for power in POWERS:
+        email = {"email": "france@example.org"} if power == "FRANCE" else {}
+        assert api.post(f"{mailed.path}/players", json={"name": power, "power": power, **email}).status_code == 201
+    assert mailed.director_action("adjudicate").status_code == 200
+    assert queued(mailed, 1) == {"mail"}

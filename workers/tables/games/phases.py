@@ -114,7 +114,8 @@ class Phases:
         def body(pipe):  # what it reads, in one round trip after WATCH
             pipe = ReadAhead(pipe, self.t.r, [("hgetall", keys.game(gid)), ("hvals", keys.players(gid)),
                                               ("smembers", keys.ready(gid, seq)), ("hvals", keys.proposals(gid)),
-                                              ("hvals", keys.absences(gid))])
+                                              ("hvals", keys.absences(gid)), ("scard", events.game_hooks(gid)),
+                                              ("ttl", keys.game(gid))])
             now = GameRecord.restore(pipe.hgetall(keys.game(gid)))
             if now.seq != seq or now.status != GameStatus.ADJUDICATING:
                 return JobOutcome.noop("another job committed this phase")
@@ -142,6 +143,7 @@ class Phases:
             if ending:
                 result = self.ending.result(pipe, now, [record["position"], nxt or record["position"]], ending[0])
             lapsing = self.votes.open_proposals(pipe, gid)
+            heard = events.game_listeners(pipe, gid, now.tournament, players)
             pipe.multi()
             pipe.rpush(keys.history(gid), json.dumps(record))
             self.seats.count(pipe, now, tally)
@@ -149,11 +151,12 @@ class Phases:
             self.votes.lapse(pipe, gid, lapsing, f"{position['phase']} was adjudicated")
             events.emit(self.t.store, pipe, self.t.table, gid, "phase_adjudicated", str(seq),
                         {"seq": seq, "phase": position["phase"], "results": response["results"],
-                         "next_phase": record["next_phase"], "map": map_links(gid, position["phase"])})
+                         "next_phase": record["next_phase"], "map": map_links(gid, position["phase"])},
+                        listeners=heard)
             if ending:
                 self.ending.finish(pipe, now, result, ending[1], nxt, winner=winner)
             else:
                 self.t.open_phase(pipe, now, seq + 1, nxt, powers, reader=pipe)
             return JobOutcome.did(f"committed {position['phase']}")
 
-        return self.t.store.transact([keys.game(gid), keys.players(gid)], body)
+        return self.t.store.transact([keys.game(gid), keys.players(gid), events.game_hooks(gid)], body)
