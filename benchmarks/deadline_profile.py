@@ -40,6 +40,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--durable", action="store_true")
     parser.add_argument("--top", type=int, default=40)
+    parser.add_argument("--sort", default="cumulative", help="pstats order: cumulative, tottime, ...")
     args = parser.parse_args()
     logging.disable(logging.INFO)
     with tempfile.TemporaryDirectory(prefix="deadline-profile-") as tmp:
@@ -97,7 +98,7 @@ def main() -> int:
                   f"per game with the profiler on, in {len(ids)} deadline jobs")
             print(f"Redis round trips (requests sent) per game: {calls['n'] / args.games:.1f}; commands per game: " +
                   ", ".join(f"{k} {v / args.games:.1f}" for k, v in diff.items()))
-            pstats.Stats(profile).sort_stats("cumulative").print_stats(args.top)
+            pstats.Stats(profile).sort_stats(args.sort).print_stats(args.top)
         finally:
             stop(proc)
     return 0
