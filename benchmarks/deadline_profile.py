@@ -40,6 +40,9 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--durable", action="store_true")
     parser.add_argument("--top", type=int, default=40)
+    parser.add_argument("--worker", action="store_true",
+                        help="run the deadline jobs through the worker (RQ's handling and the threads included)")
+    parser.add_argument("--no-profile", action="store_true", help="time without the profiler")
     parser.add_argument("--sort", default="cumulative", help="pstats order: cumulative, tottime, ...")
     args = parser.parse_args()
     logging.disable(logging.INFO)
@@ -81,21 +84,32 @@ def main() -> int:
             ids = [i for i in store.queue.get_job_ids() if Job.fetch(i, connection=store.queue.connection)
                    .func_name.endswith("on_deadlines")]
             profile = cProfile.Profile()
-            started = time.perf_counter()
-            profile.enable()
-            entries = [e for job_id in ids for e in Job.fetch(job_id, connection=store.queue.connection).args[0]]
-            for entry in entries:  # each deadline as the job takes it (RQ's handling and the threads aside)
-                table, tid, seq, deadline = entry.split(":")
-                jobs.on_deadline(table, tid, int(seq), int(deadline))
+            started, cpu = time.perf_counter(), time.process_time()
+            if not args.no_profile:
+                profile.enable()
+            if args.worker:  # the deadline jobs as the worker runs them, RQ's handling and the threads included
+                from workers.runtime.worker import AdjudicationQueue, AdjudicationWorker
+
+                others = [i for i in store.queue.get_job_ids() if i not in ids]
+                for job_id in others:
+                    store.queue.remove(job_id)
+                queue = AdjudicationQueue(store.queue.name, connection=store.queue.connection)
+                AdjudicationWorker([queue], connection=store.queue.connection).work(burst=True, logging_level="WARNING")
+            else:
+                entries = [e for job_id in ids for e in Job.fetch(job_id, connection=store.queue.connection).args[0]]
+                for entry in entries:  # each deadline as the job takes it (RQ's handling and the threads aside)
+                    table, tid, seq, deadline = entry.split(":")
+                    jobs.on_deadline(table, tid, int(seq), int(deadline))
             profile.disable()
-            seconds = time.perf_counter() - started
+            seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
             redis.connection.Connection.send_packed_command = original
             after = {k: v["calls"] for k, v in r.info("commandstats").items()}
             diff = {k.removeprefix("cmdstat_"): after[k] - before.get(k, 0) for k in after}
             diff = {k: v for k, v in sorted(diff.items(), key=lambda kv: -kv[1]) if v and k != "info"}
             print(f"{args.games} games sharing a deadline ({due}), Redis "
                   f"{'fsyncing every write' if args.durable else 'not persisting'}: {seconds / args.games * 1000:.2f} ms "
-                  f"per game with the profiler on, in {len(ids)} deadline jobs")
+                  f"per game{'' if args.no_profile else ' with the profiler on'}, {cpu / args.games * 1000:.2f} ms of CPU, "
+                  f"in {len(ids)} deadline jobs")
             print(f"Redis round trips (requests sent) per game: {calls['n'] / args.games:.1f}; commands per game: " +
                   ", ".join(f"{k} {v / args.games:.1f}" for k, v in diff.items()))
             pstats.Stats(profile).sort_stats(args.sort).print_stats(args.top)

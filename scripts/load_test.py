@@ -89,7 +89,18 @@ def start_service(workers: int, durable: bool, tree: Path = ROOT):
             stop(p)
         stop(redis_proc)
 
+    shutdown.workers = [p.pid for p in procs[-workers:]]  # whose CPU time the deadline is measured in
+    shutdown.redis = redis_proc.pid
     return base, shutdown, tmp, url
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds the processes ``pids`` have used so far (Linux /proc)."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def finished(base: str, redis_url: str | None, gids: set[str], s: requests.Session) -> set[str]:
@@ -132,7 +143,8 @@ def main() -> None:
     for label in dict.fromkeys(label for label, _ in results):
         runs = [r for name, r in results if name == label]
         shown = []
-        for key in ("p50_ms", "p99_ms", "deadline_to_open_p50_s", "deadline_to_open_p99_s", "deadline_to_open_max_s"):
+        for key in ("p50_ms", "p99_ms", "deadline_to_open_p50_s", "deadline_to_open_p99_s", "deadline_to_open_max_s",
+                    "deadline_worker_cpu_s"):
             values = [r[key] for r in runs if r.get(key) is not None]
             if values:
                 shown.append(f"{key} {statistics.median(values):g} [{min(values):g}-{max(values):g}]")
@@ -256,6 +268,7 @@ def run(args, tree: Path = ROOT) -> dict:
         last = max(deadlines.values())
         if time.time() > shared:
             print("warning: the submissions ended after the deadline; use --lead to give them more time")
+        cpu_before = (cpu_seconds(shutdown.workers), cpu_seconds([shutdown.redis])) if shutdown else None
         pending = {gid for gid, _, _ in games}
         while pending and time.time() < last + 300:
             time.sleep(max(0.2 if redis_url else 1.0, min(5.0, shared - time.time())))  # the API: seldom
@@ -273,6 +286,12 @@ def run(args, tree: Path = ROOT) -> dict:
             print(f"deadline -> next phase open, {len(lags)} games {how}: p50 {pct(lags, 50):.2f} s, "
                   f"p99 {pct(lags, 99):.2f} s, max {max(lags):.2f} s; the first reopened {min(lags):.2f} s "
                   "after its deadline")
+        worker_cpu = None
+        if cpu_before:  # CPU time, unlike the clock, hardly depends on what else the machine runs
+            worker_cpu = cpu_seconds(shutdown.workers) - cpu_before[0]
+            print(f"CPU time over the deadline: the worker(s) {worker_cpu:.2f} s "
+                  f"({worker_cpu / len(games) * 1000:.2f} ms a game), Redis "
+                  f"{cpu_seconds([shutdown.redis]) - cpu_before[1]:.2f} s")
         if pending:
             print(f"{len(pending)} games did not open F1901M within 300 s of the deadline")
         print(f"history check: {len(lags) - bad}/{len(games)} games adjudicated exactly the last accepted orders")
@@ -283,6 +302,7 @@ def run(args, tree: Path = ROOT) -> dict:
                    "deadline_to_open_p99_s": round(pct(lags, 99), 2) if lags else None,
                    "deadline_to_open_max_s": round(max(lags), 2) if lags else None,
                    "deadline_to_first_open_s": round(min(lags), 2) if lags else None,
+                   "deadline_worker_cpu_s": round(worker_cpu, 2) if worker_cpu is not None else None,
                    "workers": None if args.base else args.workers, "rate": args.rate or None,
                    "spread_s": args.spread or None}
         print(json.dumps(summary))

@@ -58,7 +58,7 @@ class Settings:
     log_level: str = "INFO"
     # jobs and deadlines
     job_timeout: int = 60
-    deadline_batch: int = 20  # deadlines per job
+    deadline_batch: int = 100  # deadlines per job (each job costs the worker a few fsynced writes of its own)
     deadline_threads: int = 4  # deadlines of a batch taken at once
     fault_stall_seconds: float = 0.0  # fault injection for the tests that kill a worker mid-step
     # worker and scheduler processes
@@ -115,7 +115,7 @@ class Settings:
         data_dir = Path(get("DATA_DIR", "data"))
         return cls(
             redis_url=get("REDIS_URL", None), data_dir=data_dir, log_level=get("LOG_LEVEL", "INFO"),
-            job_timeout=get("ADJ_JOB_TIMEOUT", 60, int), deadline_batch=get("DEADLINE_BATCH", 20, int),
+            job_timeout=get("ADJ_JOB_TIMEOUT", 60, int), deadline_batch=get("DEADLINE_BATCH", 100, int),
             deadline_threads=get("DEADLINE_THREADS", 4, int),
             fault_stall_seconds=get("ADJ_FAULT_STALL_SECONDS", 0.0, float),
             job_heartbeat_ttl=get("JOB_HEARTBEAT_TTL", 10, int),
