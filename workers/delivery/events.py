@@ -2,7 +2,8 @@
 
 A change that others should hear of calls :func:`emit` inside its own
 transaction: the event is queued as one RQ job per listener in the same
-MULTI, so it is sent if and only if the change commits.  The job id is made
+MULTI, so it is sent if and only if the change commits (a phase's event only
+for the listeners that would hear it: :func:`game_listeners`).  The job id is made
 from the event's id, and each listener keeps its own record of what it has
 done per event id, so a job run twice (a retry after a crash) does its work
 once.
