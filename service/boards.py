@@ -17,8 +17,10 @@ from typing import NamedTuple
 from flask import current_app
 
 from adjudicator.diplomacy import initial_position
-from maps import render_png, render_svg
+from maps import render_svg
 from workers.core.errors import NotFound
+
+from . import rasterize
 
 PHASE = re.compile(r"^(?:[SF][0-9]{4}[MR]|W[0-9]{4}A)\Z")
 
@@ -96,5 +98,5 @@ def _cached_svg(key: str) -> str:
 @lru_cache(maxsize=48)  # about 300 KB each at 1200 pixels
 def png_of(svg_text: str, width: int) -> bytes:
     """The PNG of an SVG document: the same document draws the same picture, whatever phase it is."""
-    return render_png(svg_text, width)
+    return rasterize.png(svg_text, width)
 
