@@ -8,9 +8,9 @@ run as a script in a child process (a script, not ``-m``, so that it does
 not import the rest of ``maps``: about 20 ms more than drawing in process,
 not 90), which the request's greenlet waits for without holding anything
 (gevent makes ``subprocess`` cooperative; under threads it is a blocking call
-like any other).  At most ``RENDERS`` are drawn
-at once per API process; the others wait their turn.  The worker's results
-mail draws in its own process, as before (nothing else waits there).
+like any other).  At most ``RENDERS`` are drawn at once per API process; the
+others wait their turn.  The worker's results mail draws in its own process,
+as before (nothing else waits there).
 """
 from __future__ import annotations
 
