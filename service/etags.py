@@ -17,7 +17,10 @@ from typing import Callable
 
 from flask import Response, current_app, request
 
-from workers.core.store import Store, hash_token
+from workers.core import versions
+from workers.core.errors import NotFound
+from workers.tables import viewers
+from workers.tables.viewers import Role
 
 from .http import token
 
@@ -32,30 +35,29 @@ def _matches(tag: str) -> bool:
     return any(t.strip().removeprefix("W/") == bare for t in sent.split(","))
 
 
-def conditional(record_key: str, version: str, render: Callable[[], Response],
-                tokens_key: str | None = None) -> Response:
+def conditional(table: str, tid: str, version: str, render: Callable[[], Response]) -> Response:
     """``render()``'s response with an ``ETag``, or a bodiless 304 when ``If-None-Match`` holds the tag.
 
-    ``record_key``: the table's record (with ``version`` and the ``director`` hash);
-    ``tokens_key``: the hash of the table's tokens (hash -> holder id), if it has any."""
+    ``version``: which of the table's views (``workers.core.versions``); the viewer is
+    ``workers.tables.viewers.who``'s, read in the same round trip."""
     sent = token()
-    with current_app.extensions["games"].r.pipeline(transaction=False) as pipe:
-        pipe.hmget(record_key, [version, "director"])
-        if sent and tokens_key:
-            pipe.hget(tokens_key, hash_token(sent))
-        found = pipe.execute()
-    (rev, director), holder = found[0], (found[1] if len(found) > 1 else None)
-    if director is None:  # no such table: the view says so
+    with current_app.extensions["games"].r.pipeline(transaction=False) as reads:
+        versions.queue(reads, table, tid, version)
+        viewers.queue(reads, table, tid, sent)
+        rev, *answers = reads.execute()
+    try:
+        viewer = viewers.decide(table, tid, sent, answers)
+    except NotFound:  # no such table: the view says so
         return render()
-    if not sent:
-        viewer = "anyone"
-    elif Store.is_director(director, sent):
-        viewer = "director"
-    elif holder:  # a kind of its own: a participant may be called "director" or "anyone", or hold a '"'
-        viewer = "p" + hashlib.sha256(holder.encode()).hexdigest()[:16]
+    if viewer.digest is None:
+        tag_of = "anyone"
+    elif viewer.is_director:
+        tag_of = "director"
+    elif viewer.role in (Role.PLAYER, Role.PARTICIPANT):  # a kind of its own: ids may be any text
+        tag_of = "p" + hashlib.sha256(viewer.holder.encode()).hexdigest()[:16]
     else:
         return render()
-    tag = f'W/"{rev or 0}-{viewer}"'
+    tag = f'W/"{rev or 0}-{tag_of}"'
     if _matches(tag):
         response = Response(status=304)
     else:

@@ -22,7 +22,6 @@ proxies from closing it and checks that the token still holds.
 """
 from __future__ import annotations
 
-import json
 import re
 
 import redis
@@ -30,9 +29,10 @@ from typing import Callable
 
 from flask import Blueprint, Response, current_app, request
 
-from workers.core import keys, live
+from workers.core import live
 from workers.core.errors import NotFound, Unauthorized
-from workers.core.store import CONNECTIONS, CONNECTION_WAIT, hash_token
+from workers.core.store import CONNECTIONS, CONNECTION_WAIT
+from workers.tables.viewers import who
 
 from .http import BadRequest, token
 from .live_hub import Hub, prepare
@@ -41,6 +41,7 @@ bp = Blueprint("events", __name__)
 HEARTBEAT = 15  # seconds between keep-alive comments
 RETRY_MS = 2000  # how long a disconnected EventSource waits before it reconnects
 EVENT_ID = re.compile(r"\d{1,20}-\d{1,20}")
+WHO_CHANGES = ("seat", "phase")  # events after which a token may hold other powers, or none
 
 
 def _store():
@@ -54,26 +55,20 @@ def _needs_token() -> str:
     return sent
 
 
-def _audiences(record_key: str, tokens_key: str, sent: str, what: str, powers_of=None) -> Callable[[], set[str]]:
-    """Who ``sent`` is at the table, as a function that says it again (an empty set once the token
-    no longer holds, which ends the stream); 404 and 401 at once."""
-    store = _store()
+def _audiences(table: str, tid: str, sent: str) -> Callable[[], frozenset[str]]:
+    """Who ``sent`` is at the table (``workers.tables.viewers.who``), as a function that asks again:
+    an empty set once the token no longer holds, which ends the stream.  404 and 401 at once."""
+    r = _store().r
+    viewer = who(r, table, tid, sent)
+    if not viewer.audiences():
+        raise Unauthorized(viewer.refused or f"the token is not a token of {viewer.what}")
 
-    def audiences() -> set[str]:
-        director = store.r.hget(record_key, "director")
-        if director is None:
-            return set()
-        if store.is_director(director, sent):
-            return {"director"}
-        holder = store.r.hget(tokens_key, hash_token(sent))
-        if holder is None:
-            return set()
-        return {holder, *(powers_of(holder) if powers_of else ())}
+    def audiences() -> frozenset[str]:
+        try:
+            return who(r, table, tid, sent).audiences()
+        except NotFound:  # the table expired
+            return frozenset()
 
-    if not store.r.exists(record_key):
-        raise NotFound(f"there is no {what}")
-    if not audiences():
-        raise Unauthorized(f"the token is not a token of {what}")
     return audiences
 
 
@@ -120,8 +115,12 @@ def stream(table: str, tid: str, audiences: Callable[[], set[str]]) -> Response:
                     seen = audiences()
                     yield ": keep-alive\n\n"
                     continue
+                if any(kind in WHO_CHANGES for *_rest, kind in entries):
+                    seen = audiences()  # a seat given up or taken, powers drawn: ask again before sending
+                    if not seen:
+                        break
                 cursor = entries[-1][0]
-                frames = "".join(frame for _id, to, frame in entries if to is None or to & seen)
+                frames = "".join(frame for _id, to, frame, _kind in entries if to is None or to & seen)
                 if frames:  # one write for what came together
                     yield frames
         finally:
@@ -133,20 +132,9 @@ def stream(table: str, tid: str, audiences: Callable[[], set[str]]) -> Response:
 
 @bp.get("/v1/games/<game_id>/events")
 def game_events(game_id):
-    sent = _needs_token()
-    r = _store().r
-
-    def powers_of(pid: str) -> list[str]:
-        player = r.hget(keys.players(game_id), pid)
-        return json.loads(player)["powers"] if player else []
-
-    who = _audiences(keys.game(game_id), keys.tokens(game_id), sent, f"game '{game_id}'", powers_of)
-    return stream("game", game_id, who)
+    return stream("game", game_id, _audiences("game", game_id, _needs_token()))
 
 
 @bp.get("/v1/resolutions/<resolution_id>/events")
 def resolution_events(resolution_id):
-    sent = _needs_token()
-    who = _audiences(keys.resolution(resolution_id), keys.resolution_tokens(resolution_id), sent,
-                     f"resolution '{resolution_id}'")
-    return stream("resolution", resolution_id, who)
+    return stream("resolution", resolution_id, _audiences("resolution", resolution_id, _needs_token()))

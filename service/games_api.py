@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, request
 from marshmallow import ValidationError
 
-from workers.core import keys, versions
+from workers.core import versions
 from workers.tables.games import Games
 
 from . import schemas
@@ -41,8 +41,8 @@ def lobby():
 
 @bp.get("/v1/games/<not_import:game_id>")
 def get_game(game_id):
-    return conditional(keys.game(game_id), versions.VIEW,
-                       lambda: reply(schemas.GameSchema(), games().public_state(game_id)), keys.tokens(game_id))
+    return conditional("game", game_id, versions.VIEW,
+                       lambda: reply(schemas.GameSchema(), games().public_state(game_id)))
 
 
 @bp.post("/v1/games/<game_id>/players")
@@ -69,9 +69,8 @@ def leave_seat(game_id, power):
 
 @bp.get("/v1/games/<game_id>/history")
 def history(game_id):
-    return conditional(keys.game(game_id), versions.HISTORY,
-                       lambda: reply(schemas.HistorySchema(), {"game": game_id, "phases": games().history(game_id)}),
-                       keys.tokens(game_id))
+    return conditional("game", game_id, versions.HISTORY,
+                       lambda: reply(schemas.HistorySchema(), {"game": game_id, "phases": games().history(game_id)}))
 
 
 @bp.get("/v1/games/<game_id>/orders")

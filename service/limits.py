@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import logging
 
-import hmac
 import math
 import time
 
@@ -38,9 +37,10 @@ from limits import parse_many
 from limits.storage import storage_from_string
 from limits.strategies import STRATEGIES
 
-from workers.core import keys
+from workers.core.errors import NotFound
 from workers.core.settings import CREDENTIAL_LIMITS, RATE_LIMITS, Settings
-from workers.core.store import hash_token, iso
+from workers.core.store import iso
+from workers.tables.viewers import Role, who
 
 from .http import RETRY_AFTER, problem
 
@@ -63,34 +63,29 @@ def init_app(app, redis_url: str, config: Settings) -> Limiter | None:
     return limiter
 
 
+QUOTA_KINDS = {Role.ACCOUNT: "account", Role.PLAYER: "player", Role.DIRECTOR: "director",
+               Role.TOURNAMENT_DIRECTOR: "director", Role.PARTICIPANT: "participant"}
+
+
 def holder() -> tuple[str, str]:
     """Whose quota the request spends: ``(kind, key)``, kind ``account``, ``player``, ``director`` or
-    ``participant`` for a token the service knows, else ``address``.  Read once per request: one
-    round trip checks the token against the accounts and the table in the request's path."""
+    ``participant`` for a token the service knows (``workers.tables.viewers.who`` of the table in the
+    request's path, or of the accounts), else ``address``.  Read once per request."""
     if "quota_holder" in g:
         return g.quota_holder
     found = ("address", get_remote_address() or "unknown")
     sent = token_or_none()
     if sent:
-        digest = hash_token(sent)
         args = request.view_args or {}
-        checks = [("account", keys.account_tokens(), digest)]
-        for name, tokens, record, holder_kind in (
-                ("game_id", keys.tokens, keys.game, "player"),
-                ("resolution_id", keys.resolution_tokens, keys.resolution, "participant"),
-                ("tournament_id", None, keys.tournament, None)):
-            if args.get(name):
-                if tokens:
-                    checks.append((holder_kind, tokens(args[name]), digest))
-                checks.append(("director", record(args[name]), "director"))
-        with current_app.extensions["games"].r.pipeline(transaction=False) as pipe:
-            for _kind, key, field in checks:
-                pipe.hget(key, field)
-            answers = pipe.execute()
-        for (kind, _key, field), answer in zip(checks, answers):
-            if answer is not None and (field != "director" or hmac.compare_digest(answer, digest)):
-                found = (kind, digest)
-                break
+        table, tid = next(((t, args[f"{t}_id"]) for t in ("game", "resolution", "tournament") if args.get(f"{t}_id")),
+                          ("account", ""))
+        r = current_app.extensions["games"].r
+        try:
+            viewer = who(r, table, tid, sent)
+        except NotFound:  # no such table: the route answers 404; the token may still be an account's
+            viewer = who(r, "account", "", sent)
+        if viewer.role in QUOTA_KINDS:
+            found = (QUOTA_KINDS[viewer.role], viewer.digest)
     g.quota_holder = found
     return found
 

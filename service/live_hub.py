@@ -13,25 +13,24 @@ itself.  A feed whose last stream has gone stops after its current wait.
 """
 from __future__ import annotations
 
-import json
 import logging
 import threading
 
 import redis
 
 from workers.core import live
+from workers.core.records import LiveEvent
 
 log = logging.getLogger(__name__)
 
 KEPT = 1000  # entries a feed keeps for its streams
+Prepared = tuple[str, frozenset | None, str, str]  # id, audiences (None: everyone), frame, type
 
 
-def prepare(entry: tuple[str, dict]) -> tuple[str, frozenset | None, str]:
-    """A stream entry as the streams use it, made once for all of them: its id, who may see it (None:
-    everyone) and its Server-Sent Events frame."""
-    entry_id, fields = entry
-    to = frozenset(json.loads(fields["to"])) if fields.get("to") else None
-    return entry_id, to, f"id: {entry_id}\nevent: {fields['type']}\ndata: {fields['data']}\n\n"
+def prepare(event: LiveEvent) -> Prepared:
+    """An event as the streams use it, made once for all of them: its id, who may see it (None:
+    everyone), its Server-Sent Events frame and its type."""
+    return event.id, event.to, f"id: {event.id}\nevent: {event.type}\ndata: {event.data}\n\n", event.type
 
 
 class Feed:
@@ -39,7 +38,7 @@ class Feed:
         self.hub, self.table, self.tid = hub, table, tid
         self.changed = threading.Condition()
         self.streams = 0
-        self.entries: list[tuple[str, frozenset | None, str]] = []  # the newest, prepared, oldest first
+        self.entries: list[Prepared] = []  # the newest, prepared, oldest first
         self.base = live.last_id(hub.r, table, tid)  # every entry after this one is in ``entries``
         self.newest = self.base
         self.stopped = False
@@ -51,7 +50,7 @@ class Feed:
                 with self.changed:
                     if found:
                         self.entries += map(prepare, found)
-                        self.newest = found[-1][0]
+                        self.newest = found[-1].id
                         if len(self.entries) > KEPT:
                             self.base = self.entries[-KEPT - 1][0]
                             del self.entries[:-KEPT]

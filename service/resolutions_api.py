@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app
 
-from workers.core import keys, versions
+from workers.core import versions
 from workers.tables.resolutions import DIRECTOR
 
 from . import resolution_schemas as rs
@@ -31,9 +31,8 @@ def create():
 
 @bp.get("/v1/resolutions/<resolution_id>")
 def view(resolution_id):
-    return conditional(keys.resolution(resolution_id), versions.VIEW, lambda: reply(
-        rs.ResolutionSchema(), resolutions().view(resolution_id, resolutions().viewer(resolution_id, token()))),
-        keys.resolution_tokens(resolution_id))
+    return conditional("resolution", resolution_id, versions.VIEW, lambda: reply(
+        rs.ResolutionSchema(), resolutions().view(resolution_id, resolutions().viewer(resolution_id, token()))))
 
 
 @bp.post("/v1/resolutions/<resolution_id>/answers")

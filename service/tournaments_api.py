@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from workers.core import keys, versions
+from workers.core import versions
 from workers.tables.tournaments import MAX_PLAYERS, MAX_ROUNDS, Tournaments
 
 from .etags import conditional
@@ -109,7 +109,7 @@ def create():
 
 @bp.get("/v1/tournaments/<tournament_id>")
 def get(tournament_id):
-    return conditional(keys.tournament(tournament_id), versions.VIEW,
+    return conditional("tournament", tournament_id, versions.VIEW,
                        lambda: reply(TournamentSchema(), tournaments().view(tournament_id)))
 
 
@@ -128,7 +128,7 @@ def create_boards(tournament_id, round_number):
 
 @bp.get("/v1/tournaments/<tournament_id>/standings")
 def standings(tournament_id):
-    return conditional(keys.tournament(tournament_id), versions.STANDINGS,
+    return conditional("tournament", tournament_id, versions.STANDINGS,
                        lambda: reply(StandingsSchema(), tournaments().standings(tournament_id)))
 
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 from flask import Blueprint, current_app
 from marshmallow import Schema, fields, validate
 
-from workers.core import audit, keys
-from workers.core.errors import NotFound
 from workers.delivery.webhooks import EVENTS, Webhooks
+from workers.tables.viewers import who
 
 from .http import load, reply, token
 
@@ -37,19 +36,11 @@ class DeliveriesSchema(WebhookSchema):
     deliveries = fields.List(fields.Dict())
 
 
-def _owner(kind: str, oid: str) -> tuple[str, object]:
-    """Check the director token of a game or tournament; the owner name and an audit writer."""
-    table, record_key = ("game", keys.game(oid)) if kind == "games" else ("tournament", keys.tournament(oid))
-    store = current_app.extensions["games"].store
-    director = store.r.hget(record_key, "director")
-    if director is None:
-        raise NotFound(f"there is no {table} '{oid}'")
-    store.check_director(director, token(), f"{table} '{oid}'", keys.tokens(oid) if table == "game" else None)
-
-    def record(pipe, action, detail):
-        audit.record(pipe, table, oid, store.now(), action, detail)
-
-    return f"{table}:{oid}", record
+def _owner(kind: str, oid: str) -> str:
+    """The owner of the subscriptions of a game or tournament, once its director token is checked."""
+    table = "game" if kind == "games" else "tournament"
+    who(hooks().r, table, oid, token()).director()
+    return f"{table}:{oid}"
 
 
 def hooks() -> Webhooks:
@@ -58,24 +49,20 @@ def hooks() -> Webhooks:
 
 def add(kind, oid):
     body = load(AddWebhookSchema())
-    owner, audit = _owner(kind, oid)
-    return reply(WebhookSchema(), hooks().add(owner, body["url"], body["events"], audit), 201)
+    return reply(WebhookSchema(), hooks().add(_owner(kind, oid), body["url"], body["events"]), 201)
 
 
 def list_hooks(kind, oid):
-    owner, _audit = _owner(kind, oid)
-    return reply(WebhooksSchema(), {"webhooks": hooks().list(owner)})
+    return reply(WebhooksSchema(), {"webhooks": hooks().list(_owner(kind, oid))})
 
 
 def remove(kind, oid, hook_id):
-    owner, audit = _owner(kind, oid)
-    hooks().remove(owner, hook_id, audit)
+    hooks().remove(_owner(kind, oid), hook_id)
     return "", 204
 
 
 def deliveries(kind, oid, hook_id):
-    owner, _audit = _owner(kind, oid)
-    return reply(DeliveriesSchema(), hooks().deliveries(owner, hook_id))
+    return reply(DeliveriesSchema(), hooks().deliveries(_owner(kind, oid), hook_id))
 
 
 def _routes(kind: str, param: str) -> None:

@@ -11,7 +11,6 @@ is the players' reference.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import re
 from datetime import datetime, timezone
@@ -22,6 +21,7 @@ from marshmallow import ValidationError
 from workers.core import keys
 from workers.delivery import mail as outbox
 from workers.core.errors import GameError, Invalid
+from workers.core.records import PlayerRecord
 from workers.core.store import iso
 
 from .. import schemas
@@ -71,7 +71,7 @@ class Session:
         self.sender, self.sender_name = msg.sender, msg.sender_name
         self.gid: str | None = None
         self.token: str | None = None
-        self.player: dict | None = None
+        self.player: PlayerRecord | None = None
         self.director = False
         self.digest = ""  # the message's SHA-256: where its press came from
         self.press_reply: int | None = None  # the press message this one answers (sent to its press address)
@@ -130,7 +130,7 @@ class Inbox:
 
     def _reply_to(self, s: Session) -> str | None:
         if s.player and s.gid:
-            return outbox.reply_address(self.r, s.gid, s.player["id"])
+            return outbox.reply_address(self.r, s.gid, s.player.id)
         return None
 
     def run(self, msg: Incoming, s: Session) -> list[str]:
@@ -193,17 +193,17 @@ class Inbox:
                            "to sign you in.\n")
                 continue
             gid, pid = found
-            raw = self.r.hget(keys.players(gid), pid)
-            if raw is None:
+            seat = self.games.core.seat(self.r, gid, pid)
+            if seat is None:
                 continue
-            seat = json.loads(raw)
-            if seat.get("open") or seat.get("retired"):  # given up (docs/seats.md): its address no longer plays
+            if not seat.holds:  # given up (docs/seats.md): its address no longer plays
                 out.append(f"Game {gid}: the seat of this reply address was given up; it no longer plays.\n")
                 s.gid = gid
                 continue
-            s.gid, s.player, s.token, s.director = gid, seat, outbox.mail_token(self.r, gid, pid), False
+            token = outbox.mail_token(self.r, gid, pid)
+            s.gid, s.player, s.token, s.director = gid, self.games.core.player_for(gid, token), token, False
             s.press_reply = answering[2] if answering else None
-            out.append(f"Game {gid}: signed in as {s.player['name']} ({', '.join(s.player['powers']) or 'no power yet'}) "
+            out.append(f"Game {gid}: signed in as {s.player.name} ({', '.join(s.player.powers) or 'no power yet'}) "
                        "by your reply address.\n")
             return
 
@@ -235,7 +235,7 @@ class Inbox:
             raise GameError("which game? Start with GAME <id>, or reply to a message from the judge")
         return s.gid
 
-    def _need_player(self, s: Session) -> dict:
+    def _need_player(self, s: Session) -> PlayerRecord:
         self._game(s)
         if not s.player:
             raise GameError("this needs you signed in: reply to a message from the judge, "
@@ -246,13 +246,13 @@ class Inbox:
         player = self._need_player(s)
         named = [a.upper() for a in args if not PHASE.match(a.upper())]
         for name in named:
-            if name not in player["powers"]:
-                raise GameError(f"{name} is not your power; you play {', '.join(player['powers']) or 'no power yet'}")
+            if name not in player.powers:
+                raise GameError(f"{name} is not your power; you play {', '.join(player.powers) or 'no power yet'}")
         if named:
             return named[0]
-        if len(player["powers"]) == 1:
-            return player["powers"][0]
-        raise GameError(f"name the power: you play {', '.join(player['powers']) or 'no power yet'}")
+        if len(player.powers) == 1:
+            return player.powers[0]
+        raise GameError(f"name the power: you play {', '.join(player.powers) or 'no power yet'}")
 
     def c_help(self, s, args):
         return HELP
@@ -271,12 +271,12 @@ class Inbox:
         gid = self._game(s)
         if len(args) != 1:
             raise GameError("TOKEN takes your token: TOKEN <token>")
-        director = self.r.hget(keys.game(gid), "director")
-        if director and self.store.is_director(director, args[0]):
+        viewer = self.games.core.who(gid, args[0])
+        if viewer.is_director:
             s.token, s.director, s.player = args[0], True, None
             return f"Signed in as the director of game {gid}."
-        s.player, s.token, s.director = self.games.player_for(gid, args[0]), args[0], False
-        return f"Signed in as {s.player['name']} ({', '.join(s.player['powers']) or 'no power yet'})."
+        s.player, s.token, s.director = viewer.player(), args[0], False
+        return f"Signed in as {s.player.name} ({', '.join(s.player.powers) or 'no power yet'})."
 
     def c_signon(self, s, args):
         if not args:
@@ -289,10 +289,11 @@ class Inbox:
         body = schemas.JoinSchema().load({"name": name[:50], **({"power": power} if power else {}),
                                           "email": s.sender})
         account = self.games.accounts.holder(s.account_token) if s.account_token else None
-        player, token = self.games.join(gid, body["name"], body.get("power"), body["email"], account)
+        _joined, token = self.games.join(gid, body["name"], body.get("power"), body["email"], account)
+        player = self.games.core.player_for(gid, token)
         s.gid, s.token, s.player, s.director = gid, token, player, False
-        return (f"Signed on to game {gid} as {player['name']}, player {player['id']}"
-                f"{', playing ' + ', '.join(player['powers']) if player['powers'] else ''}.\n"
+        return (f"Signed on to game {gid} as {player.name}, player {player.id}"
+                f"{', playing ' + ', '.join(player.powers) if player.powers else ''}.\n"
                 f"A welcome message with your token was sent to {s.sender}.")
 
     c_join = c_signon

@@ -18,9 +18,8 @@ answer.
 """
 from __future__ import annotations
 
-import json
-
 from . import keys
+from .records import LiveEvent
 
 KEEP = 6 * 3600  # seconds of events kept for Last-Event-ID (the contract asks for at least one hour)
 GAME = ("phase", "orders", "press", "vote", "deadline", "end", "seat")
@@ -49,8 +48,9 @@ def publish(store, pipe, table: str, tid: str, type_: str, data: dict, to: list[
     """Queue (after MULTI, in ``pipe``'s transaction) event ``type_`` of a table, seen by ``to``
     (None: everyone who may watch the table)."""
     assert type_ in TYPES[table], type_
+    fields = LiveEvent.fields(type_, data, to)
     _script(store.r)(keys=[keys.events(table, tid)], client=pipe,
-                     args=[KEEP, KEEP, type_, json.dumps(data), json.dumps(sorted(to)) if to else ""])
+                     args=[KEEP, KEEP, fields["type"], fields["data"], fields["to"]])
 
 
 def last_id(r, table: str, tid: str) -> str:
@@ -65,12 +65,12 @@ def order(entry_id: str) -> tuple[int, int]:
     return int(ms), int(seq or 0)
 
 
-def since(r, table: str, tid: str, after: str, count: int = 1000) -> list[tuple[str, dict]]:
+def since(r, table: str, tid: str, after: str, count: int = 1000) -> list[LiveEvent]:
     """The events after id ``after`` that are in the stream now, oldest first (no waiting)."""
-    return r.xrange(keys.events(table, tid), min=f"({after}", max="+", count=count)
+    return [LiveEvent.restore(*e) for e in r.xrange(keys.events(table, tid), min=f"({after}", max="+", count=count)]
 
 
-def read(r, table: str, tid: str, after: str, block_ms: int, count: int = 100) -> list[tuple[str, dict]]:
+def read(r, table: str, tid: str, after: str, block_ms: int, count: int = 100) -> list[LiveEvent]:
     """The events after id ``after`` (waiting up to ``block_ms`` for one), oldest first."""
     found = r.xread({keys.events(table, tid): after}, count=count, block=block_ms)
-    return found[0][1] if found else []
+    return [LiveEvent.restore(*e) for e in found[0][1]] if found else []

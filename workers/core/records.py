@@ -169,3 +169,87 @@ class TournamentRecord(Record):
     aggregate: dict = _field(JSON, factory=dict)
     name: str = _field(TEXT, "")
     created_at: float | None = _field(OPT_FLOAT)
+
+
+# ---------------------------------------------------------------- records kept as one JSON value
+class Entry:
+    """A record kept as one JSON value (a hash field or a list item), read and written here only.
+
+    :meth:`loads` ignores keys the class does not know (an entry written by a newer version still
+    reads) and :meth:`dumps` leaves out fields at their default, so what is stored stays small."""
+
+    @classmethod
+    def loads(cls, text: str):
+        data = json.loads(text)
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    @classmethod
+    def loads_all(cls, texts) -> list:
+        return [cls.loads(t) for t in texts if t is not None]
+
+    def dumps(self) -> str:
+        return json.dumps(self.as_dict())
+
+    def as_dict(self) -> dict:
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            default = f.default_factory() if f.default_factory is not MISSING else f.default
+            if f.default is MISSING and f.default_factory is MISSING or value != default:
+                out[f.name] = value
+        return out
+
+    def changed(self, **changes):
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class PlayerRecord(Entry):
+    """A seat of a game (``keys.players``): its player, or the seat open or retired (docs/seats.md)."""
+
+    id: str
+    powers: list
+    joined_at: float
+    name: str = ""
+    email: str | None = None
+    account: str | None = None
+    took_over: str | None = None  # the open seat this player took
+    # an open seat: its powers still play; its player left or was removed
+    open: bool = False
+    since: float | None = None
+    cause: str | None = None
+    reason: str | None = None
+    left_account: str | None = None
+    # a retired seat: an open one that was taken
+    retired: bool = False
+    replaced_by: str | None = None
+
+    @property
+    def holds(self) -> bool:
+        """Whether the player holds the seat now (not open, not retired)."""
+        return not self.open and not self.retired
+
+    def public(self) -> dict:
+        """What anyone may see of the player."""
+        return {"id": self.id, "name": self.name, "powers": self.powers}
+
+
+@dataclass(frozen=True)
+class LiveEvent:
+    """An entry of a table's live-event stream (``keys.events``; ``workers.core.live``)."""
+
+    id: str
+    type: str
+    data: str  # JSON text, sent to clients as it is
+    to: frozenset | None  # the audiences that may see it (None: everyone who may watch the table)
+
+    @classmethod
+    def fields(cls, type: str, data: dict, to) -> dict:
+        """The stream entry's fields for an event."""
+        return {"type": type, "data": json.dumps(data), "to": json.dumps(sorted(to)) if to else ""}
+
+    @classmethod
+    def restore(cls, entry_id: str, fields: dict):
+        to = fields.get("to")
+        return cls(entry_id, fields["type"], fields["data"], frozenset(json.loads(to)) if to else None)

@@ -36,7 +36,6 @@ and ``director`` (the director token's hash).
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import math
 import secrets
@@ -48,7 +47,7 @@ import redis
 from rq import Queue, Retry
 
 from . import keys, settings, versions
-from .errors import Conflict, Forbidden, NotFound, Unauthorized
+from .errors import Conflict, NotFound
 
 JOB_RETRIES = 3
 CONNECTIONS = 256  # Redis connections of a process's store at most
@@ -178,32 +177,6 @@ class Store:
         if not found:
             raise NotFound(f"there is no {what}")
         return kind.restore(found)
-
-    # ------------------------------------------------------------ tokens
-    def holder(self, tokens_key: str, token: str | None, what: str) -> str | None:
-        """The id ``token`` was issued to in ``tokens_key`` (None if no token was sent)."""
-        if not token:
-            return None
-        holder = self.r.hget(tokens_key, hash_token(token))
-        if holder is None:
-            raise Unauthorized(f"the token is not a token of {what}")
-        return holder
-
-    @staticmethod
-    def is_director(director: str, token: str | None) -> bool:
-        """Whether ``token`` is the director's, whose hash is ``director``."""
-        return bool(token) and hmac.compare_digest(director, hash_token(token))
-
-    def check_director(self, director: str, token: str | None, what: str, known: str | None = None) -> None:
-        """401 without a token or with one ``what`` does not know; 403 for a token it knows that is
-        not the director's (``known``: the hash of its other tokens, a player's or participant's)."""
-        if not token:
-            raise Unauthorized("this needs the director token: send 'Authorization: Bearer <token>'")
-        if self.is_director(director, token):
-            return
-        if known and self.r.hexists(known, hash_token(token)):
-            raise Forbidden(f"only the director of {what} may do this")
-        raise Unauthorized(f"the token is not a token of {what}; this needs its director token")
 
     # ------------------------------------------------------------ jobs
     def enqueue_advance(self, pipe, table: str, tid: str, seq: int) -> None:

@@ -67,3 +67,11 @@ def board_moved(pipe, tournament: str, finished_before: bool, finished_after: bo
     pipe.hincrby(keys.tournament(tournament), VIEW, 1)
     if finished_before or finished_after:
         pipe.hincrby(keys.tournament(tournament), STANDINGS, 1)
+
+
+_RECORDS = {"game": keys.game, "resolution": keys.resolution, "tournament": keys.tournament}
+
+
+def queue(reads, table: str, tid: str, version: str) -> None:
+    """Queue on the pipeline ``reads`` the read of view ``version`` of a table (None: never counted)."""
+    reads.hget(_RECORDS[table](tid), version)

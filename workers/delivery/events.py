@@ -21,6 +21,7 @@ import re
 from rq import Retry
 
 from ..core import keys
+from ..core.records import PlayerRecord
 from ..core.store import Store
 
 TYPES = ("phase_adjudicated", "deadline_approaching", "deadline_passed", "game_ended", "vote_passed",
@@ -34,13 +35,13 @@ def game_hooks(gid: str) -> str:
     return keys.hooks(f"game:{gid}")
 
 
-def game_listeners(reader, gid: str, tournament: str | None, players: list[dict]) -> tuple[str, ...]:
+def game_listeners(reader, gid: str, tournament: str | None, players: list[PlayerRecord]) -> tuple[str, ...]:
     """The listeners an event of game ``gid`` would reach now (read before MULTI, with the game's
     players and :func:`game_hooks` watched): ``webhooks`` if the game (or its tournament, not
     read here) has a subscription, ``mail`` if a player has an address.  An event nobody would
     hear is not queued, which spares a deadline of many games a job per listener and game."""
     heard = ("webhooks",) if tournament or reader.scard(game_hooks(gid)) else ()
-    return heard + (("mail",) if any(p.get("email") for p in players) else ())
+    return heard + (("mail",) if any(p.email for p in players) else ())
 
 
 def emit(store: Store, pipe, table: str, table_id: str, type_: str, key: str, data: dict,

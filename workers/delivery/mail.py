@@ -48,7 +48,7 @@ from maps import render_png, render_svg
 
 from ..core import keys
 from ..core.outcome import JobOutcome
-from ..core.records import GameRecord
+from ..core.records import GameRecord, PlayerRecord
 from ..core.settings import current as settings
 from ..core.store import iso
 from ..core.text import one_line
@@ -281,32 +281,32 @@ def subject(g: dict, text: str) -> str:
     return f"[dip {g.id}{' ' + g.name if g.name else ''}] {text}"
 
 
-def welcome(store, pipe, g: GameRecord, player: dict, token: str) -> None:
+def welcome(store, pipe, g: GameRecord, player: PlayerRecord, token: str) -> None:
     """Queue (after MULTI) the welcome of a player who joined with an address."""
-    powers = ", ".join(player["powers"]) or "a power drawn when the game starts"
-    body = (f"Welcome to game {g.id} {g.name} ({g.variant}), {player['name']}.\n\n"
-            f"You are player {player['id']} and play {powers}.\n"
+    powers = ", ".join(player.powers) or "a power drawn when the game starts"
+    body = (f"Welcome to game {g.id} {g.name} ({g.variant}), {player.name}.\n\n"
+            f"You are player {player.id} and play {powers}.\n"
             f"Your player token (keep it secret; the API needs it, and mail can carry it):\n\n"
             f"    {token}\n\n"
             f"To send orders by mail, reply to this message with one order per line, e.g.\n\n"
             f"    A PAR - BUR\n    F BRE - MAO\n\nor write to {service_address()} with\n\n"
             f"    GAME {g.id}\n    TOKEN {token}\n    ORDERS\n    A PAR - BUR\n    END\n\n"
             f"The game starts when every seat is taken; you will be told then.")
-    queue(store, pipe, compose(player["email"], subject(g, "Welcome"), body + FOOTER,
-                               reply_address(store.r, g.id, player["id"])), f"welcome-{g.id}-{player['id']}")
+    queue(store, pipe, compose(player.email, subject(g, "Welcome"), body + FOOTER,
+                               reply_address(store.r, g.id, player.id)), f"welcome-{g.id}-{player.id}")
 
 
-def game_started(store, pipe, g: GameRecord, players: list[dict]) -> None:
+def game_started(store, pipe, g: GameRecord, players: list[PlayerRecord]) -> None:
     """Queue (after MULTI) the start notice to every player with an address (``g``: the game as its first phase opens)."""
     for player in players:
-        if not player.get("email"):
+        if not player.email:
             continue
-        body = (f"Game {g.id} has started. You play {', '.join(player['powers']) or 'no power'}.\n\n"
+        body = (f"Game {g.id} has started. You play {', '.join(player.powers) or 'no power'}.\n\n"
                 f"Phase {g.phase}: orders due {when(g.deadline)}.\n\n"
                 f"{position_text(g.position)}")
-        queue(store, pipe, compose(player["email"], subject(g, f"Started: {g.phase}"), body + FOOTER,
-                                   reply_address(store.r, g.id, player["id"])),
-              f"start-{g.id}-{player['id']}")
+        queue(store, pipe, compose(player.email, subject(g, f"Started: {g.phase}"), body + FOOTER,
+                                   reply_address(store.r, g.id, player.id)),
+              f"start-{g.id}-{player.id}")
 
 
 def _phase_adjudicated(r, g: GameRecord, data: dict) -> tuple[str, str, set | None]:
@@ -370,7 +370,7 @@ def _game_ended(r, g, data):
                          f"{': ' + winner + ' wins' if winner else ''}.\n"), None
 
 
-def press(store, pipe, g: GameRecord, player: dict, shown: dict, answers: str) -> None:
+def press(store, pipe, g: GameRecord, player: PlayerRecord, shown: dict, answers: str) -> None:
     """Queue (after MULTI) message ``shown`` (as ``player`` may see it) to ``player``'s address,
     with the player's signed press address as ``Reply-To``; ``answers`` says who a reply reaches."""
     sender = shown["from"] or "an unknown power (grey press)"
@@ -381,9 +381,9 @@ def press(store, pipe, g: GameRecord, player: dict, shown: dict, answers: str) -
             "left out. For orders and commands, reply to another message from the judge.\n")
     title = f"{'Broadcast' if shown['to'] == 'all' else 'Press'} from {shown['from'] or 'an unknown power'}"
     n = int(shown["id"][1:])
-    msg = compose(player["email"], subject(g, title), head + shown["body"] + foot,
-                  press_address(store.r, g.id, player["id"], n))
-    mid = hashlib.sha256(f"press:{g.id}:{n}:{player['id']}".encode()).hexdigest()[:32]
+    msg = compose(player.email, subject(g, title), head + shown["body"] + foot,
+                  press_address(store.r, g.id, player.id, n))
+    mid = hashlib.sha256(f"press:{g.id}:{n}:{player.id}".encode()).hexdigest()[:32]
     queue(store, pipe, msg, mid, private=True)
 
 
@@ -417,8 +417,8 @@ def on_event(store, event: dict) -> JobOutcome:
         return JobOutcome.noop("no such game")
     g = GameRecord.restore(found)
     title, body, powers = make(store.r, g, event["data"])
-    recipients = [p for p in (json.loads(v) for v in store.r.hvals(keys.players(gid)))
-                  if p.get("email") and (powers is None or powers & set(p["powers"]))]
+    recipients = [p for p in PlayerRecord.loads_all(store.r.hvals(keys.players(gid)))
+                  if p.email and (powers is None or powers & set(p.powers))]
     attachment = None  # the results' map, drawn once for every recipient, before the transaction
     if recipients and event["type"] == "phase_adjudicated" and not store.r.sismember(keys.mail_done(gid),
                                                                                      event["id"]):
@@ -430,11 +430,11 @@ def on_event(store, event: dict) -> JobOutcome:
         pipe.multi()
         pipe.sadd(keys.mail_done(gid), event["id"])
         for p in recipients:
-            msg = compose(p["email"], subject(g, title), body + FOOTER, reply_address(store.r, gid, p["id"]))
+            msg = compose(p.email, subject(g, title), body + FOOTER, reply_address(store.r, gid, p.id))
             if attachment:
                 filename, png = attachment
                 msg.add_attachment(png, maintype="image", subtype="png", filename=filename)
-            queue(store, pipe, msg, hashlib.sha256(f"{event['id']}:{p['id']}".encode()).hexdigest()[:32])
+            queue(store, pipe, msg, hashlib.sha256(f"{event['id']}:{p.id}".encode()).hexdigest()[:32])
         return JobOutcome.did(f"queued {len(recipients)} messages")
 
     return store.transact([keys.mail_done(gid)], commit)

@@ -44,7 +44,7 @@ import certifi
 import urllib3
 from rq import Retry
 
-from ..core import keys
+from ..core import audit, keys
 from ..core.outcome import JobOutcome
 from ..core.errors import Conflict, Invalid, NotFound
 from ..core.settings import current as settings
@@ -182,8 +182,13 @@ class Webhooks:
     def view(h: dict) -> dict:
         return {"id": h["id"], "url": h["url"], "events": json.loads(h["events"]), "created_at": iso(h["created_at"])}
 
-    def add(self, owner: str, url: str, types: list[str], audit) -> dict:
-        """Register ``url`` for ``types``; ``audit(pipe, action, detail)`` logs it in the owner's audit."""
+    def _audit(self, pipe, owner: str, action: str, detail: dict) -> None:
+        """Queue (after MULTI) the entry of ``action`` in the owner's audit log (``game:<id>``, ``tournament:<id>``)."""
+        table, _, tid = owner.partition(":")
+        audit.record(pipe, table, tid, self.store.now(), action, detail)
+
+    def add(self, owner: str, url: str, types: list[str]) -> dict:
+        """Register ``url`` for ``types``, in the owner's audit log."""
         refusal = destination_refusal(url)
         if refusal:
             raise Invalid(f"body.url: {refusal}")
@@ -197,7 +202,7 @@ class Webhooks:
             pipe.multi()
             pipe.hset(keys.hook(hid), mapping=record)
             pipe.sadd(keys.hooks(owner), hid)
-            audit(pipe, "webhook_added", {"webhook": hid, "url": url, "events": sorted(set(types))})
+            self._audit(pipe, owner, "webhook_added", {"webhook": hid, "url": url, "events": sorted(set(types))})
 
         self.store.transact([keys.hooks(owner)], body)
         return self.view(record) | {"secret": secret}
@@ -212,7 +217,7 @@ class Webhooks:
             raise NotFound(f"{owner.replace(':', ' ')} has no webhook '{hid}'")
         return h
 
-    def remove(self, owner: str, hid: str, audit) -> None:
+    def remove(self, owner: str, hid: str) -> None:
         h = self._own(owner, hid)
 
         def body(pipe):
@@ -221,7 +226,7 @@ class Webhooks:
             pipe.delete(keys.hook(hid))  # its delivery log stays until it expires
             pipe.expire(keys.hook_log(hid), 30 * 24 * 3600)
             pipe.expire(keys.hook_done(hid), 30 * 24 * 3600)
-            audit(pipe, "webhook_removed", {"webhook": hid, "url": h["url"]})
+            self._audit(pipe, owner, "webhook_removed", {"webhook": hid, "url": h["url"]})
 
         self.store.transact([keys.hooks(owner)], body)
 

@@ -73,7 +73,7 @@ class Absences:
                 raise Conflict(f"game '{gid}' is over")
             auto = policy(g.settings)["approval"] == "auto"
             aid = f"a{pipe.hlen(keys.absences(gid)) + 1}"
-            absence = {"id": aid, "player": player["id"], "powers": player["powers"], "start": start, "end": end,
+            absence = {"id": aid, "player": player.id, "powers": player.powers, "start": start, "end": end,
                        "status": "approved" if auto else "pending", "declared_at": self.games.store.now()}
             pipe.multi()
             pipe.hset(keys.absences(gid), aid, json.dumps(absence))
@@ -105,10 +105,11 @@ class Absences:
     def cancel(self, gid: str, token: str | None, aid: str) -> dict:
         """The player who declared an absence, or the director, cancels it."""
         def check(g, absence):
-            if self.store.is_director(g.director, token):
+            viewer = self.games.who(gid, token)
+            if viewer.is_director:
                 return
-            player = self.games.player_for(gid, token)
-            if player["id"] != absence["player"]:
+            player = viewer.player()
+            if player.id != absence["player"]:
                 raise Forbidden(f"absence '{aid}' is not yours")
 
         return self._change(gid, aid, check, "cancelled")

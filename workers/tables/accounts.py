@@ -13,11 +13,11 @@ rollback takes back exactly what the phases it removes counted
 """
 from __future__ import annotations
 
-import json
-
 from ..core import keys
-from ..core.errors import Forbidden, NotFound, Unauthorized
+from ..core.records import PlayerRecord
+from ..core.errors import Forbidden, NotFound
 from ..core.store import hash_token, iso, new_id, new_token
+from .viewers import who
 
 COUNTERS = ("games", "finished", "phases_due", "phases_on_time", "civil_disorder", "left", "replaced", "took_over")
 DELETED_NAME = "deleted account"
@@ -76,25 +76,14 @@ class Accounts:
     @staticmethod
     def _forget_in_game(pipe, gid: str, aid: str, players: dict[str, str]) -> None:
         for pid, raw in players.items():
-            player = json.loads(raw)
-            if player.get("account") == aid:
-                player.pop("email", None)
-                player["name"] = DELETED_NAME
-                pipe.hset(keys.players(gid), pid, json.dumps(player))
+            player = PlayerRecord.loads(raw)
+            if player.account == aid:
+                pipe.hset(keys.players(gid), pid, player.changed(email=None, name=DELETED_NAME).dumps())
 
     # ------------------------------------------------------------ tokens
-    def resolve(self, token: str | None) -> str | None:
-        """The account id ``token`` belongs to, or None (no token, or not an account token)."""
-        return self.r.hget(keys.account_tokens(), hash_token(token)) if token else None
-
     def holder(self, token: str | None) -> str:
         """The account id of ``token``; 401 without one or for a token no account holds."""
-        if not token:
-            raise Unauthorized("this needs an account token: send 'Authorization: Bearer <token>'")
-        aid = self.resolve(token)
-        if aid is None:
-            raise Unauthorized("the token is not an account token")
-        return aid
+        return who(self.r, "account", "", token).account_holder()
 
     # ------------------------------------------------------------ the record
     def reliability(self, reader, aid: str) -> float | None:

@@ -15,12 +15,10 @@ number of games.
 """
 from __future__ import annotations
 
-import json
-
 from adjudicator import diplomacy
 
 from ..core import keys
-from ..core.records import GameRecord
+from ..core.records import GameRecord, PlayerRecord
 from ..core.store import iso
 from . import press
 
@@ -67,12 +65,12 @@ def seats_open(pipe, g: GameRecord, any_open: bool) -> None:
         pipe.zrem(keys.lobby("open"), g.id)
 
 
-def seat_summary(g: GameRecord, players: list[dict]) -> dict:
+def seat_summary(g: GameRecord, players: list[PlayerRecord]) -> dict:
     """``{taken, total, open}``: seats held by a player, all seats, the powers open to take over."""
-    held = [p for p in players if p["powers"] and not p.get("open") and not p.get("retired")]
-    taken = len(held) if g.seq else len([p for p in players if not p.get("retired")])
+    held = [p for p in players if p.powers and p.holds]
+    taken = len(held) if g.seq else len([p for p in players if not p.retired])
     return {"taken": taken, "total": g.settings.get("seats", 0),
-            "open": sorted(power for p in players if p.get("open") for power in p["powers"])}
+            "open": sorted(power for p in players if p.open for power in p.powers)}
 
 
 class Lobby:
@@ -131,7 +129,7 @@ class Lobby:
             g = GameRecord.restore(raw)
             settings = g.settings
             games.append({"id": gid, "name": g.name, "variant": g.variant, "status": str(g.status),
-                          "phase": g.phase or None, "seats": seat_summary(g, [json.loads(p) for p in players]),
+                          "phase": g.phase or None, "seats": seat_summary(g, PlayerRecord.loads_all(players)),
                           "deadlines": settings["deadlines"], "press": press.in_force(settings),
                           "min_reliability": settings.get("min_reliability"), "created_at": iso(g.created_at)})
         if gone:

@@ -30,8 +30,8 @@ from adjudicator import diplomacy
 from ..core import keys, live
 from ..core.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from ..core.machine import GameStatus
-from ..core.records import GameRecord
-from ..core.store import hash_token, iso
+from ..core.records import GameRecord, PlayerRecord
+from ..core.store import iso
 from ..delivery import events, mail
 
 DEFAULTS = {"private": True, "public": True, "grey": "no", "fake_broadcast": False, "phases": "all",
@@ -157,14 +157,15 @@ class Press:
         self.t, self.store, self.r = table, table.store, table.r
 
     # ------------------------------------------------------------ who is asking
-    def _player(self, gid: str, token: str | None, g: GameRecord) -> dict:
-        if token and self.store.is_director(g.director, token):
+    def _player(self, gid: str, token: str | None) -> PlayerRecord:
+        viewer = self.t.who(gid, token)
+        if viewer.is_director:
             raise Forbidden("the director does not send press as a power; only players do")
-        return self.t.player_for(gid, token)
+        return viewer.player()
 
     @staticmethod
-    def _power(player: dict, power: str | None) -> str:
-        powers = player["powers"]
+    def _power(player: PlayerRecord, power: str | None) -> str:
+        powers = player.powers
         if power is None:
             if len(powers) == 1:
                 return powers[0]
@@ -182,8 +183,7 @@ class Press:
         ``grey`` None is the game's default (grey only when its press is grey only).  Returns the
         message as its sender sees it.  ``source`` (an incoming mail and block) makes a second
         send of the same source return the first message instead."""
-        g = self.t.load(self.r, gid)
-        player = self._player(gid, token, g)
+        player = self._player(gid, token)
         power = self._power(player, power)
         body = normal_text(body)
         check_body(body)
@@ -193,7 +193,7 @@ class Press:
             if source:
                 known = pipe.hget(keys.press_sources(gid), source)
                 if known:
-                    return shown(json.loads(pipe.hget(keys.press(gid), known)), set(player["powers"]))
+                    return shown(json.loads(pipe.hget(keys.press(gid), known)), set(player.powers))
             rules = in_force(g.settings)
             recipients = self._check(g, rules, player, power, to, grey, fake_broadcast)
             players = self.t.players(pipe, gid)
@@ -208,7 +208,7 @@ class Press:
                 pipe.hset(keys.press_sources(gid), source, n)
             announce(self.store, pipe, g, m)
             self._mail(pipe, g, m, players, player)
-            return shown(m, set(player["powers"]))
+            return shown(m, set(player.powers))
 
         return self.store.transact([keys.game(gid), keys.press_count(gid)], change)
 
@@ -237,7 +237,7 @@ class Press:
             for p in recipients:
                 if p not in variant:
                     raise Invalid(f"body.to: {p} is not a power of this game ({', '.join(variant)})")
-                if p in player["powers"]:
+                if p in player.powers:
                     raise Invalid(f"body.to: {p} is your own power; press goes to other powers")
             if not recipients:
                 raise Invalid("body.to: name at least one power, or \"all\"")
@@ -251,12 +251,12 @@ class Press:
             raise Invalid("press in this game is grey only: its press rules say grey: only")
         return recipients
 
-    def _mail(self, pipe, g: GameRecord, m: dict, players: list[dict], sender: dict) -> None:
+    def _mail(self, pipe, g: GameRecord, m: dict, players: list[PlayerRecord], sender: PlayerRecord) -> None:
         """Queue (after MULTI) the message to each recipient player with an address, as that player sees it."""
         for p in players:
-            if p["id"] == sender["id"] or not p.get("email"):
+            if p.id == sender.id or not p.email:
                 continue
-            powers = set(p["powers"])
+            powers = set(p.powers)
             if m["to"] != "all" and not powers & set(m["to"]):
                 continue
             view = shown(m, powers)
@@ -278,7 +278,7 @@ class Press:
         broadcasts; a reply to grey press hides its recipient from its own sender."""
         player = self.t.player_for(gid, token)
         raw = self.r.hget(keys.press(gid), n)
-        powers = set(player["powers"])
+        powers = set(player.powers)
         m = json.loads(raw) if raw else None
         if m is None or m["from"] in powers or (m["to"] != "all" and not powers & set(m["to"])):
             raise NotFound(f"you received no message {message_id(n)} in game '{gid}'")
@@ -294,18 +294,12 @@ class Press:
         """The messages after ``m{after}`` the token may read, oldest first (at most ``limit``)."""
         if not token:
             raise Unauthorized("this needs a player token or the director token: send 'Authorization: Bearer <token>'")
-        with self.r.pipeline(transaction=False) as pipe:  # who is asking, in one round trip
-            pipe.hmget(keys.game(gid), "director", "settings").hget(keys.tokens(gid), hash_token(token))
-            (director, settings), pid = pipe.execute()
-        if director is None:
-            raise NotFound(f"there is no game '{gid}'")
-        if self.store.is_director(director, token):
+        viewer = self.t.who(gid, token)
+        if viewer.is_director:
             powers: set[str] = set()
-            boxes = ["all" if in_force(json.loads(settings))["director_reads"] else "public"]
-        elif pid is None:
-            raise Unauthorized(f"the token is not a token of a player of game '{gid}'")
+            boxes = ["all" if in_force(self.t.load(self.r, gid).settings)["director_reads"] else "public"]
         else:
-            powers = set(json.loads(self.r.hget(keys.players(gid), pid))["powers"])
+            powers = set(viewer.player().powers)
             boxes = [*sorted(powers), "public"]
         with self.r.pipeline(transaction=False) as pipe:
             for box in boxes:

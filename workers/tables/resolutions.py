@@ -33,8 +33,9 @@ from ..core.outcome import JobOutcome
 from ..core.clock import Clock
 from ..core.machine import RESOLUTION, ResolutionStatus
 from ..core.records import ResolutionRecord
-from ..core.errors import Conflict, Forbidden, GameError, Invalid, NotFound, Unauthorized
+from ..core.errors import Conflict, Forbidden, GameError, Invalid, Unauthorized
 from ..core.store import hash_token, iso, new_id, new_token
+from .viewers import Role, who
 
 log = logging.getLogger(__name__)
 ENDED = ("resolved", "cancelled")
@@ -161,19 +162,14 @@ class Resolutions:
     def viewer(self, rid: str, token: str | None) -> Viewer:
         """Who ``token`` is in resolution ``rid``: a participant id, the director, or None (anyone).
         One round trip: the director's hash and the token's holder together."""
-        with self.store.r.pipeline(transaction=False) as pipe:
-            pipe.hget(self.key(rid), "director")
-            pipe.hget(keys.resolution_tokens(rid), hash_token(token or ""))
-            director, holder = pipe.execute()
-        if director is None:
-            raise NotFound(f"there is no {self.what(rid)}")
-        if not token:
+        viewer = who(self.store.r, self.table, rid, token)
+        if viewer.digest is None:
             return None
-        if self.store.is_director(director, token):
+        if viewer.is_director:
             return DIRECTOR
-        if holder is None:
-            raise Unauthorized(f"the token is not a token of {self.what(rid)}")
-        return holder
+        if viewer.role is Role.PARTICIPANT:
+            return viewer.holder
+        raise Unauthorized(f"the token is not a token of {self.what(rid)}")
 
     def view(self, rid: str, viewer: Viewer) -> dict:
         return self._view(self.store.record(self.store.r, ResolutionRecord, self.key(rid), self.what(rid)), viewer)
@@ -519,7 +515,7 @@ class Resolutions:
         """Run ``change(pipe, record)`` in a transaction once the director token is checked."""
         def body(pipe):
             rec = self.store.record(pipe, ResolutionRecord, self.key(rid), self.what(rid))
-            self.store.check_director(rec.director, token, self.what(rid), keys.resolution_tokens(rid))
+            who(self.store.r, self.table, rid, token).director()
             change(pipe, rec)
 
         self.store.transact([self.key(rid)], body)

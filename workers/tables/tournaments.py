@@ -25,6 +25,7 @@ from ..core.errors import Conflict, Invalid, NotFound
 from ..core.machine import GameStatus
 from ..core.outcome import JobOutcome
 from ..core.records import TournamentRecord
+from .viewers import who
 from ..core.store import hash_token, iso, new_id, new_token
 
 POWERS = scoring.POWERS
@@ -90,7 +91,7 @@ class Tournaments:
 
     def director_record(self, tid: str, token: str | None) -> TournamentRecord:
         t = self._record(tid)
-        self.store.check_director(t.director, token, self.what(tid))
+        who(self.r, self.table, tid, token).director()
         return t
 
     def audit_writes(self, pipe, tid: str, action: str, detail: dict) -> None:
@@ -118,8 +119,8 @@ class Tournaments:
 
     def add_player(self, tid: str, token: str | None, name: str) -> dict:
         def body(pipe):
-            t = self.store.record(pipe, TournamentRecord, keys.tournament(tid), self.what(tid))
-            self.store.check_director(t.director, token, self.what(tid))
+            self.store.record(pipe, TournamentRecord, keys.tournament(tid), self.what(tid))  # 404, watched
+            who(self.r, self.table, tid, token).director()
             count = pipe.hlen(keys.tournament_players(tid))
             if count >= MAX_PLAYERS:
                 raise Conflict(f"{self.what(tid)} has {MAX_PLAYERS} players, the most a tournament takes")

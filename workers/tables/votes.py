@@ -20,7 +20,7 @@ import json
 from ..core import keys, live
 from ..delivery import events
 from ..core.errors import Conflict, Forbidden, Invalid, NotFound
-from ..core.records import GameRecord
+from ..core.records import GameRecord, PlayerRecord
 from ..core.store import iso, new_id
 
 
@@ -53,8 +53,8 @@ class Votes:
     def _voting(self, pipe, g: GameRecord) -> tuple[list[str], list[str]]:
         """(surviving powers, those of them in civil disorder)."""
         survivors = self._survivors(g)
-        seated = {p for player in map(json.loads, pipe.hvals(keys.players(g.id))) if not player.get("open")
-                  for p in player["powers"]}  # a seat open for a replacement has nobody to vote
+        seated = {p for player in PlayerRecord.loads_all(pipe.hvals(keys.players(g.id))) if not player.open
+                  for p in player.powers}  # a seat open for a replacement has nobody to vote
         return survivors, [p for p in survivors if p not in seated]
 
     @staticmethod
@@ -65,8 +65,8 @@ class Votes:
 
     def _mine(self, gid: str, token: str | None, power: str) -> dict:
         player = self.games.player_for(gid, token)
-        if power not in player["powers"]:
-            raise Forbidden(f"{power} is not your power; you play {', '.join(player['powers']) or 'no power'}")
+        if power not in player.powers:
+            raise Forbidden(f"{power} is not your power; you play {', '.join(player.powers) or 'no power'}")
         return player
 
     # ------------------------------------------------------------ proposing and voting
@@ -106,7 +106,7 @@ class Votes:
                 terms["to"] = to
             pid = new_id()
             proposal = {"id": pid, **terms, "seq": g.seq, "phase": g.phase, "status": "open",
-                        "proposed_by": power, "player": player["id"], "proposed_at": self.store.now(),
+                        "proposed_by": power, "player": player.id, "proposed_at": self.store.now(),
                         "closed_at": None}
             pipe.multi()
             pipe.hset(keys.proposals(gid), pid, json.dumps(proposal))
@@ -176,11 +176,11 @@ class Votes:
     def proposals(self, gid: str, token: str | None) -> list[dict]:
         """Every proposal of the game, oldest first: the terms and status for anyone; the
         caller's own ballots with a player token; who proposed and when with the director's."""
-        g = self.games.load(self.r, gid)
-        director = self.store.is_director(g.director, token)
+        viewer = self.games.who(gid, token)
+        director = viewer.is_director
         mine: list[str] = []
         if token and not director:
-            mine = self.games.player_for(gid, token)["powers"]
+            mine = viewer.player().powers
         found = sorted(map(json.loads, self.r.hvals(keys.proposals(gid))), key=lambda p: p["proposed_at"])
         out = []
         for p in found:

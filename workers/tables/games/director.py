@@ -133,12 +133,13 @@ class Director:
         phase), for its director, or one of its players once it has ended.  It copies the rules the
         origin shows, and draws anew what the origin still hides (``HIDDEN_RULES``)."""
         g = self.t.load(self.t.r, gid)
-        director = self.t.store.is_director(g.director, token)
+        viewer = self.t.who(gid, token)
+        director = viewer.is_director
         if not director:
             if not token:
                 raise Unauthorized("forking needs the director's token, or a player's once the game has "
                                    "ended: send 'Authorization: Bearer <token>'")
-            self.t.player_for(gid, token)  # 401 for a token that is no player's either
+            viewer.player()  # 401 for a token that is no player's either
             if g.status != GameStatus.FINISHED:
                 raise Forbidden(f"only the director may fork game '{gid}' while it is played; "
                                 "its players may once it has ended")

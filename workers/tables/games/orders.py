@@ -7,6 +7,7 @@ from ...core import keys, live
 from ...core.errors import Conflict, Forbidden, Invalid
 from ...core.machine import GameStatus
 from ...core.records import GameRecord
+from .. import viewers
 from ...core.store import iso
 from .table import GameTable, engine
 
@@ -42,18 +43,20 @@ class Orders:
 
     def _own_power(self, gid: str, token: str | None, power: str) -> None:
         player = self.t.player_for(gid, token)
-        if power not in player["powers"]:
-            raise Forbidden(f"{power} is not your power; you play {', '.join(player['powers']) or 'no power'}")
+        if power not in player.powers:
+            raise Forbidden(f"{power} is not your power; you play {', '.join(player.powers) or 'no power'}")
 
     def submit(self, gid: str, token: str | None, power: str, orders: list[str], phase: str | None = None) -> dict:
         checked = {}
 
         def body(pipe):
             with self.t.r.pipeline(transaction=False) as reads:  # after WATCH: the game and the player at once
-                found, pid, players = self.t.read_player(reads.hgetall(keys.game(gid)), gid, token).execute()
-            player = self.t.player_of(gid, token, bool(found), pid, players)
-            if power not in player["powers"]:
-                raise Forbidden(f"{power} is not your power; you play {', '.join(player['powers']) or 'no power'}")
+                reads.hgetall(keys.game(gid))
+                viewers.queue(reads, self.t.table, gid, token)
+                found, *answers = reads.execute()
+            player = viewers.decide(self.t.table, gid, token, answers).player()
+            if power not in player.powers:
+                raise Forbidden(f"{power} is not your power; you play {', '.join(player.powers) or 'no power'}")
             g = GameRecord.restore(found)
             self._writable_phase(g, power, phase)
             checked["results"] = engine().check_orders(self.t.full(g, g.position), power, orders)
@@ -96,7 +99,7 @@ class Orders:
                 raise Conflict(f"game '{gid}' is {g.status}; readiness can be set only while a phase is open")
             pipe.watch(keys.ready(gid, g.seq))
             to_order = set(g.to_order)
-            mine = set(player["powers"]) & to_order
+            mine = set(player.powers) & to_order
             if not mine:
                 raise Conflict(f"you have nothing to order in {g.phase}")
             now_ready = set(pipe.smembers(keys.ready(gid, g.seq)))

@@ -19,24 +19,18 @@ back exactly what the phases it supersedes counted (:meth:`Seats.take_back`).
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from ...core import audit, keys, live
 from ...core.errors import Conflict, Forbidden, NotFound
 from ...core.machine import GameStatus
-from ...core.records import GameRecord
+from ...core.records import GameRecord, PlayerRecord
 from ...core.store import hash_token, iso, new_token
 from ...delivery import events, mail
 from .. import lobby
 from .table import GameTable, engine
 
 DEFAULT_OPEN_SEAT_AFTER = 2
-
-
-def holds(player: dict) -> bool:
-    """Whether a player entry holds its seat now (not open, not retired)."""
-    return not player.get("open") and not player.get("retired")
 
 
 @dataclass
@@ -46,7 +40,7 @@ class Tally:
 
     counted: dict[str, dict[str, int]] = field(default_factory=dict)
     streaks: dict[str, int] = field(default_factory=dict)
-    opening: list[tuple[dict, list[str]]] = field(default_factory=list)  # (player, its token hashes)
+    opening: list[tuple[PlayerRecord, list[str]]] = field(default_factory=list)  # (player, its token hashes)
 
     def add(self, account: str | None, **counts: int) -> None:
         if account:
@@ -60,20 +54,20 @@ class Seats:
         self.t = table
 
     # ------------------------------------------------------------ reading
-    def view(self, g: GameRecord, players: list[dict]) -> list[dict]:
+    def view(self, g: GameRecord, players: list[PlayerRecord]) -> list[dict]:
         """The game view's ``seats``: every power, its player's name (None if none), open, since."""
-        by_power = {power: p for p in players if not p.get("retired") for power in p["powers"]}
+        by_power = {power: p for p in players if not p.retired for power in p.powers}
         out = []
         for power in engine().variant_info(g.variant)["powers"]:
             p = by_power.get(power)
-            out.append({"power": power, "player": p["name"] if p and holds(p) else None,
-                        "open": bool(p and p.get("open")),
-                        "since": iso(p["since"] if p.get("open") else p["joined_at"]) if p else None})
+            out.append({"power": power, "player": p.name if p and p.holds else None,
+                        "open": bool(p and p.open),
+                        "since": iso(p.since if p.open else p.joined_at) if p else None})
         return out
 
     @staticmethod
-    def _holder_of(players: list[dict], power: str, gid: str) -> dict:
-        found = next((p for p in players if not p.get("retired") and power in p["powers"]), None)
+    def _holder_of(players: list[PlayerRecord], power: str, gid: str) -> PlayerRecord:
+        found = next((p for p in players if not p.retired and power in p.powers), None)
         if found is None:
             raise NotFound(f"no seat of game '{gid}' plays {power}")
         return found
@@ -88,7 +82,7 @@ class Seats:
             g = self.t.load(pipe, gid)
             self.t.check_director(g, token)
             player = self._openable(pipe, g, power)
-            hashes = self._tokens_of(pipe, gid, player["id"])
+            hashes = self._tokens_of(pipe, gid, player.id)
             pipe.multi()
             self.open_seat(pipe, g, player, hashes, "director", reason, by="director")
 
@@ -96,47 +90,48 @@ class Seats:
 
     def leave(self, gid: str, token: str | None, power: str) -> None:
         player = self.t.player_for(gid, token)
-        if power not in player["powers"]:
-            raise Forbidden(f"{power} is not your power; you play {', '.join(player['powers']) or 'no power'}")
+        if power not in player.powers:
+            raise Forbidden(f"{power} is not your power; you play {', '.join(player.powers) or 'no power'}")
 
         def body(pipe):
             g = self.t.load(pipe, gid)
             found = self._openable(pipe, g, power)
-            if found["id"] != player["id"]:
+            if found.id != player.id:
                 raise Conflict(f"your seat of {power} in game '{gid}' was already given up")
-            hashes = self._tokens_of(pipe, gid, player["id"])
+            hashes = self._tokens_of(pipe, gid, player.id)
             pipe.multi()
-            self.t.accounts.count(pipe, player.get("account"), left=1)
-            self.open_seat(pipe, g, found, hashes, "left", "the player left", by=f"player {player['id']}")
+            self.t.accounts.count(pipe, player.account, left=1)
+            self.open_seat(pipe, g, found, hashes, "left", "the player left", by=f"player {player.id}")
 
         self.t.store.transact([keys.game(gid), keys.players(gid), keys.tokens(gid)], body)
 
-    def _openable(self, pipe, g: GameRecord, power: str) -> dict:
+    def _openable(self, pipe, g: GameRecord, power: str) -> PlayerRecord:
         if g.status in (GameStatus.FORMING, GameStatus.FINISHED):
             raise Conflict(f"game '{g.id}' is {g.status}; only a seat of a game in play can be opened")
         player = self._holder_of(self.t.players(pipe, g.id), power, g.id)
-        if player.get("open"):
+        if player.open:
             raise Conflict(f"the seat of {power} in game '{g.id}' is already open")
         return player
 
-    def open_seat(self, pipe, g: GameRecord, player: dict, token_hashes: list[str], cause: str, reason: str,
-                  by: str) -> None:
+    def open_seat(self, pipe, g: GameRecord, player: PlayerRecord, token_hashes: list[str], cause: str,
+                  reason: str, by: str) -> None:
         """Queue (after MULTI): ``player``'s seat is open; its tokens stop working, its name, address
         and account are dropped (kept in the audit entry, the account as ``left_account``)."""
         now = self.t.now()
-        entry = {"id": player["id"], "powers": player["powers"], "joined_at": player["joined_at"], "open": True,
-                 "since": now, "cause": cause, "reason": reason, "left_account": player.get("account")}
-        pipe.hset(keys.players(g.id), player["id"], json.dumps(entry))
+        entry = PlayerRecord(player.id, player.powers, player.joined_at, open=True, since=now, cause=cause,
+                             reason=reason, left_account=player.account)
+        pipe.hset(keys.players(g.id), player.id, entry.dumps())
         if token_hashes:
             pipe.hdel(keys.tokens(g.id), *token_hashes)
         lobby.seats_open(pipe, g, True)
-        detail = {"powers": player["powers"], "player": player["id"], "name": player.get("name"),
-                  "account": player.get("account"), "cause": cause, "reason": reason}
+        detail = {"powers": player.powers, "player": player.id, "name": player.name or None,
+                  "account": player.account, "cause": cause, "reason": reason}
         audit.record(pipe, self.t.table, g.id, now, "seat_opened", detail, by=by)
-        self.announce(pipe, g, player["powers"], True, cause, f"open-{player['id']}", since=now)
+        self.announce(pipe, g, player.powers, True, cause, f"open-{player.id}", since=now)
 
     # ------------------------------------------------------------ taking over
-    def take(self, gid: str, name: str, power: str | None, email: str | None, account: str | None) -> tuple[dict, str]:
+    def take(self, gid: str, name: str, power: str | None, email: str | None,
+             account: str | None) -> tuple[dict, str]:
         """Take the open seat that plays ``power`` in a game in play: a new player with a new token."""
         if power is None:
             raise Conflict(f"game '{gid}' has already started; no seat is free unless one is open to take "
@@ -149,35 +144,32 @@ class Seats:
                 raise Conflict(f"game '{gid}' is over; no seat can be taken")
             players = self.t.players(pipe, gid)
             seat = self._holder_of(players, power, gid)
-            if not seat.get("open"):
+            if not seat.open:
                 raise Conflict(f"{power} is already taken in game '{gid}' and its seat is not open")
             self.t.accounts.require(pipe, account, g.settings.get("min_reliability"), gid)
             first_seat = self.t.first_seat(pipe, gid, account)
             now = self.t.now()
             pid = f"p{len(players) + 1}"
-            player = {"id": pid, "name": name, "powers": seat["powers"], "joined_at": now, "took_over": seat["id"],
-                      **({"email": email} if email else {}), **({"account": account} if account else {})}
-            still_open = any(p.get("open") for p in players if p["id"] != seat["id"])
+            player = PlayerRecord(pid, seat.powers, now, name, email or None, account or None, took_over=seat.id)
+            still_open = any(p.open for p in players if p.id != seat.id)
             pipe.multi()
-            pipe.hset(keys.players(gid), seat["id"], json.dumps({"id": seat["id"], "powers": [], "retired": True,
-                                                                 "joined_at": seat["joined_at"],
-                                                                 "replaced_by": pid}))
-            pipe.hset(keys.players(gid), pid, json.dumps(player))
+            retired = PlayerRecord(seat.id, [], seat.joined_at, retired=True, replaced_by=pid)
+            pipe.hset(keys.players(gid), seat.id, retired.dumps())
+            pipe.hset(keys.players(gid), pid, player.dumps())
             pipe.hset(keys.tokens(gid), hash_token(token), pid)
             self.t.tie(pipe, gid, account, first_seat)
             self.t.accounts.count(pipe, account, took_over=1)
-            self.t.accounts.count(pipe, seat.get("left_account"), replaced=1)
+            self.t.accounts.count(pipe, seat.left_account, replaced=1)
             lobby.seats_open(pipe, g, still_open)
             audit.record(pipe, self.t.table, gid, now, "seat_taken",
-                         {"powers": seat["powers"], "player": pid, "name": name, "account": account,
-                          "replaces": seat["id"]}, by=f"player {pid}")
-            self.announce(pipe, g, seat["powers"], False, "taken", f"taken-{pid}", since=now, player=name)
+                         {"powers": seat.powers, "player": pid, "name": name, "account": account,
+                          "replaces": seat.id}, by=f"player {pid}")
+            self.announce(pipe, g, seat.powers, False, "taken", f"taken-{pid}", since=now, player=name)
             if email:
                 mail.welcome(self.t.store, pipe, g, player, token)
             return player
 
-        player = self.t.store.transact([keys.game(gid), keys.players(gid)], body)
-        return {"id": player["id"], "name": player["name"], "powers": player["powers"]}, token
+        return self.t.store.transact([keys.game(gid), keys.players(gid)], body).public(), token
 
     # ------------------------------------------------------------ the event
     def announce(self, pipe, g: GameRecord, powers: list[str], is_open: bool, cause: str, key: str, since: float,
@@ -189,7 +181,7 @@ class Seats:
         live.publish(self.t.store, pipe, self.t.table, g.id, "seat", data)
 
     # ------------------------------------------------------------ the record of a phase
-    def tally(self, pipe, g: GameRecord, submitted: set[str], players: list[dict]) -> Tally:
+    def tally(self, pipe, g: GameRecord, submitted: set[str], players: list[PlayerRecord]) -> Tally:
         """Read (before MULTI) what the adjudication of ``g``'s phase counts.  A power had to act if
         it was in ``to_order``; it was on time if its orders, or its readiness, came before the deadline
         (grace included): not among those the phase waited for past it (``overdue``).  A phase closed
@@ -199,26 +191,26 @@ class Seats:
         at_deadline = g.closed_by.startswith("deadline")
         movement = g.phase.endswith("M")
         limit = g.settings.get("open_seat_after", DEFAULT_OPEN_SEAT_AFTER)
-        seat_of = {power: p for p in players if not p.get("retired") for power in p["powers"]}
+        seat_of = {power: p for p in players if not p.retired for power in p.powers}
         tally = Tally(streaks=dict(g.streaks or {}))
         punctual: dict[str, bool] = {}  # account -> all its powers due were on time (a phase counts once)
         for power in g.to_order:
             seat = seat_of.get(power)
-            if seat is None or seat.get("open"):
+            if seat is None or seat.open:
                 continue  # an open seat counts for nobody
             on_time = not at_deadline or (power in submitted or power in ready) and power not in overdue
-            if seat.get("account"):
-                punctual[seat["account"]] = punctual.get(seat["account"], True) and on_time
+            if seat.account:
+                punctual[seat.account] = punctual.get(seat.account, True) and on_time
             if movement:
                 tally.streaks[power] = 0 if on_time else tally.streaks.get(power, 0) + 1
         for account, on_time in punctual.items():
             tally.add(account, phases_due=1, phases_on_time=int(on_time))
         if limit:
-            for seat in {p["id"]: p for p in seat_of.values() if holds(p)}.values():
-                if any(tally.streaks.get(power, 0) >= limit for power in seat["powers"]):
-                    tally.opening.append((seat, self._tokens_of(pipe, g.id, seat["id"])))
-                    tally.add(seat.get("account"), civil_disorder=1)
-                    for power in seat["powers"]:
+            for seat in {p.id: p for p in seat_of.values() if p.holds}.values():
+                if any(tally.streaks.get(power, 0) >= limit for power in seat.powers):
+                    tally.opening.append((seat, self._tokens_of(pipe, g.id, seat.id)))
+                    tally.add(seat.account, civil_disorder=1)
+                    for power in seat.powers:
                         tally.streaks[power] = 0
         return tally
 
@@ -240,9 +232,9 @@ class Seats:
                 self.t.accounts.count(pipe, account, **{k: -n for k, n in counts.items()})
         return (superseded[0].get("streaks_before") or {}) if superseded else {}
 
-    def count_finish(self, pipe, players: list[dict], sign: int = 1) -> None:
+    def count_finish(self, pipe, players: list[PlayerRecord], sign: int = 1) -> None:
         """Queue (after MULTI): a game ends (``sign`` 1) or a rollback reopens it (-1) for the accounts
         holding its seats."""
         for p in players:
-            if holds(p):
-                self.t.accounts.count(pipe, p.get("account"), finished=sign)
+            if p.holds:
+                self.t.accounts.count(pipe, p.account, finished=sign)

@@ -7,7 +7,7 @@ import secrets
 from ...core import audit, keys
 from ...core.errors import Conflict, Invalid
 from ...core.machine import GameStatus
-from ...core.records import GameRecord
+from ...core.records import GameRecord, PlayerRecord
 from ...core.store import hash_token, new_id, new_token
 from ...delivery import mail, reminders
 from .. import absences, lobby, press, results
@@ -101,18 +101,17 @@ class Setup:
                 if group is None:
                     raise Invalid(f"body.power: '{power}' is not a power a player can take in this variant",
                                   errors={"power": [f"one of {sorted(p for grp in groups for p in grp)}"]})
-                if any(set(p["powers"]) & set(group) for p in players):
+                if any(set(p.powers) & set(group) for p in players):
                     raise Conflict(f"{power} is already taken in game '{gid}'")
                 powers = list(group)
             elif power is not None:
                 raise Invalid("body.power: powers are drawn at random in this game; leave 'power' out",
                               errors={"power": ["not allowed when powers are drawn at random"]})
             pid = f"p{len(players) + 1}"
-            player = {"id": pid, "name": name, "powers": powers, "joined_at": self.t.now(),
-                      **({"email": email} if email else {}), **({"account": account} if account else {})}
+            player = PlayerRecord(pid, powers, self.t.now(), name, email or None, account or None)
             players.append(player)
             pipe.multi()
-            pipe.hset(keys.players(gid), pid, json.dumps(player))
+            pipe.hset(keys.players(gid), pid, player.dumps())
             pipe.hset(keys.tokens(gid), hash_token(token), pid)
             self.t.tie(pipe, gid, account, first_seat)
             if email:
@@ -123,16 +122,16 @@ class Setup:
             return player
 
         player = self.t.store.transact([keys.game(gid), keys.players(gid)], body)
-        return self.views.player_view(gid, player["id"]), token
+        return self.views.player_view(gid, player.id), token
 
-    def _start(self, pipe, g: GameRecord, players: list[dict]) -> None:
+    def _start(self, pipe, g: GameRecord, players: list[PlayerRecord]) -> None:
         """Queue (after MULTI) the writes that draw powers and open the first phase."""
         if g.settings["assignment"] == "random":
             groups = list(engine().variant_info(g.variant)["players"])
             secrets.SystemRandom().shuffle(groups)
-            for player, group in zip(players, groups):
-                player["powers"] = list(group)
-                pipe.hset(keys.players(g.id), player["id"], json.dumps(player))
+            for i, group in enumerate(groups[:len(players)]):
+                players[i] = players[i].changed(powers=list(group))
+                pipe.hset(keys.players(g.id), players[i].id, players[i].dumps())
         position = g.start or engine().initial_position(g.variant)
         pipe.hset(keys.game(g.id), mapping=GameRecord.encode(started_at=self.t.now()))
         opened = self.t.open_phase(pipe, g, g.first_seq, position, seated(players))

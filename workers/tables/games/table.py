@@ -2,19 +2,17 @@
 a phase, and the director's transaction with its audit entry."""
 from __future__ import annotations
 
-import json
-
 from adjudicator import diplomacy
 
 from ...core import audit, keys, live
 from ...core.clock import Clock
-from ...core.errors import NotFound, Unauthorized
 from ...core.machine import GAME, GameStatus
-from ...core.records import GameRecord
-from ...core.store import hash_token, iso
+from ...core.records import GameRecord, PlayerRecord
+from ...core.store import iso
 from ...delivery import reminders
 from .. import absences, lobby
 from ..accounts import Accounts
+from ..viewers import Viewer, who
 from .fixed_times import phase_seconds
 
 PHASE_KINDS = {"M": "movement", "R": "retreat", "A": "adjustment"}
@@ -26,9 +24,9 @@ def engine():
     return diplomacy
 
 
-def seated(players: list[dict]) -> list[str]:
+def seated(players: list[PlayerRecord]) -> list[str]:
     """The powers that have a player."""
-    return [p for player in players for p in player["powers"]]
+    return [p for player in players for p in player.powers]
 
 
 class GameTable:
@@ -49,35 +47,22 @@ class GameTable:
         return self.store.record(reader, GameRecord, keys.game(gid), self.what(gid))
 
     @staticmethod
-    def players(reader, gid: str) -> list[dict]:
-        """The game's players, in the order they joined."""
-        return sorted((json.loads(p) for p in reader.hvals(keys.players(gid))), key=lambda p: p["joined_at"])
-
-    def player_for(self, gid: str, token: str | None) -> dict:
-        """The player holding ``token`` in game ``gid`` (404 if no game, 401 if no such player)."""
-        with self.r.pipeline(transaction=False) as reads:  # one round trip
-            exists, pid, players = self.read_player(reads.exists(keys.game(gid)), gid, token).execute()
-        return self.player_of(gid, token, bool(exists), pid, players)
+    def players(reader, gid: str) -> list[PlayerRecord]:
+        """The game's seats, in the order their players joined."""
+        return sorted(PlayerRecord.loads_all(reader.hvals(keys.players(gid))), key=lambda p: p.joined_at)
 
     @staticmethod
-    def read_player(reads, gid: str, token: str | None):
-        """Queue on the pipeline ``reads`` what :meth:`player_of` needs after what it holds: the
-        token's player id and the game's players."""
-        return reads.hget(keys.tokens(gid), hash_token(token or "")).hgetall(keys.players(gid))
+    def seat(reader, gid: str, pid: str) -> PlayerRecord | None:
+        raw = reader.hget(keys.players(gid), pid)
+        return PlayerRecord.loads(raw) if raw else None
 
-    @staticmethod
-    def player_of(gid: str, token: str | None, exists: bool, pid: str | None, players: dict) -> dict:
-        """The player ``pid`` of ``players`` (as :meth:`read_player` read them) that ``token`` names."""
-        if not exists:
-            raise NotFound(f"there is no game '{gid}'")
-        if not token:
-            raise Unauthorized("this needs a player token: send 'Authorization: Bearer <token>'")
-        if pid is None or pid not in players:
-            raise Unauthorized(f"the token is not a token of a player of game '{gid}'")
-        player = json.loads(players[pid])
-        if player.get("open") or player.get("retired"):  # a token of a seat given up (a mail token made again)
-            raise Unauthorized(f"this token's seat in game '{gid}' was given up; it no longer plays")
-        return player
+    def who(self, gid: str, token: str | None) -> Viewer:
+        """Who ``token`` is in game ``gid`` (404 if there is no such game)."""
+        return who(self.r, self.table, gid, token)
+
+    def player_for(self, gid: str, token: str | None) -> PlayerRecord:
+        """The seat of the player holding ``token`` in game ``gid`` (404 if no game, 401 if no such player)."""
+        return self.who(gid, token).player()
 
     @staticmethod
     def first_seat(reader, gid: str, account: str | None) -> bool:
@@ -92,7 +77,9 @@ class GameTable:
             self.accounts.count(pipe, account, games=int(first_seat))
 
     def check_director(self, g: GameRecord, token: str | None) -> None:
-        self.store.check_director(g.director, token, self.what(g.id), keys.tokens(g.id))
+        """401 or 403 unless ``token`` is the director's of ``g`` (read again: a transaction calls it
+        with the record it read)."""
+        self.who(g.id, token).director()
 
     @staticmethod
     def full(g: GameRecord, position: dict) -> dict:

@@ -10,7 +10,7 @@ from ...core.errors import Conflict, Invalid, NotFound
 from ...core.machine import GameStatus
 from ...core.store import iso
 from .. import absences, press
-from .seats import Seats, holds
+from .seats import Seats
 from .table import GameTable
 
 VIEW_POSITION = ("units", "centers", "dislodged", "contested", "retreat_options", "adjustments")
@@ -37,8 +37,7 @@ class Views:
         self.t, self.seats = table, seats
 
     def player_view(self, gid: str, pid: str) -> dict:
-        player = json.loads(self.t.r.hget(keys.players(gid), pid))
-        return {"id": player["id"], "name": player["name"], "powers": player["powers"]}
+        return self.t.seat(self.t.r, gid, pid).public()
 
     def public_state(self, gid: str) -> dict:
         g = self.t.load(self.t.r, gid)
@@ -49,7 +48,7 @@ class Views:
             "deadlines": settings["deadlines"], "assignment": settings["assignment"],
             "missed_orders": settings["missed_orders"], "seat_count": settings["seats"],
             "status": str(g.status), "created_at": iso(g.created_at),
-            "players": [{"id": p["id"], "name": p["name"], "powers": p["powers"]} for p in players if holds(p)],
+            "players": [p.public() for p in players if p.holds],
             "seats": self.seats.view(g, players), "visibility": settings.get("visibility", "public"),
             "min_reliability": settings.get("min_reliability"),
             "open_seat_after": settings.get("open_seat_after", 2),
@@ -88,10 +87,10 @@ class Views:
         to_order = g.to_order if seq else []
         submitted = self.t.r.hgetall(keys.orders(gid, seq)) if seq else {}
         ready = self.t.r.smembers(keys.ready(gid, seq)) if seq else set()
-        return {"phase": g.phase or None, "seq": seq, "player": player["id"], "powers": {
+        return {"phase": g.phase or None, "seq": seq, "player": player.id, "powers": {
             power: {"must_order": power in to_order, "ready": power in ready,
                     "orders": json.loads(submitted[power]) if submitted.get(power) else None}
-            for power in player["powers"]}}
+            for power in player.powers}}
 
     def export(self, gid: str) -> dict:
         """The game and its whole history as one JSON document, and when it expires (None: not yet set to)."""
