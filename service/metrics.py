@@ -10,13 +10,10 @@ retries; adjudications (steps taken) and their duration; the deadline lag.
 from __future__ import annotations
 
 import time
-from datetime import timezone
 
 from flask import Response, g, request
 
-from workers.core import keys
-from workers.runtime import observe  # noqa: F401  (observe first: it sets PROMETHEUS_MULTIPROC_DIR)
-from workers.core.store import iso
+from workers.runtime.observe import queue_state  # observe first: it sets PROMETHEUS_MULTIPROC_DIR
 
 from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram,  # noqa: E402
                                generate_latest, multiprocess)
@@ -31,42 +28,6 @@ SUBMISSIONS = Counter("adjudication_submissions", "Submissions (orders, answers)
                       ["table", "status"])
 # endpoint -> the table whose submissions it takes
 SUBMISSION_ENDPOINTS = {"games.submit_orders": "game", "resolutions.answer": "resolution"}
-
-
-def queue_state(store) -> dict:
-    """What the service's queue looks like now: its workers, its scheduler and the oldest waiting job
-    (queued, or due on the schedule but not yet queued)."""
-    from rq import Worker
-    from rq.job import Job
-    from rq.registry import ScheduledJobRegistry, StartedJobRegistry
-    from rq.scheduler import RQScheduler
-
-    conn, queue, now = store.queue.connection, store.queue, time.time()
-    workers = []
-    for w in Worker.all(queue=queue):
-        beat = w.last_heartbeat
-        if beat is not None and beat.tzinfo is None:
-            beat = beat.replace(tzinfo=timezone.utc)
-        workers.append({"name": w.name, "state": str(w.get_state()), "current_job": w.get_current_job_id(),
-                        "last_heartbeat": iso(beat.timestamp()) if beat else None})
-    lock = RQScheduler.get_locking_key(keys.QUEUE)
-    holder = conn.get(lock)
-    scheduler = {"running": holder is not None, "name": holder.decode() if holder else None,
-                 "lock_expires_in": conn.ttl(lock) if holder else None}
-    scheduled = ScheduledJobRegistry(keys.QUEUE, connection=conn)
-    due = conn.zrangebyscore(scheduled.key, "-inf", now, withscores=True)
-    oldest = None
-    first = queue.get_job_ids(0, 1)
-    job = Job.fetch(first[0], connection=conn) if first else None
-    if job is not None and job.enqueued_at:
-        since = job.enqueued_at.replace(tzinfo=timezone.utc).timestamp() if job.enqueued_at.tzinfo is None \
-            else job.enqueued_at.timestamp()
-        oldest = {"id": job.id, "since": iso(since), "seconds": round(now - since, 3)}
-    if due and (oldest is None or due[0][1] < now - oldest["seconds"]):
-        oldest = {"id": due[0][0].decode(), "since": iso(due[0][1]), "seconds": round(now - due[0][1], 3)}
-    return {"workers": workers, "scheduler": scheduler, "queue": {
-        "waiting": queue.count, "scheduled": scheduled.count, "due": len(due),
-        "started": StartedJobRegistry(keys.QUEUE, connection=conn).count, "oldest_waiting": oldest}}
 
 
 class QueueCollector:

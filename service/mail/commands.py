@@ -18,7 +18,6 @@ from datetime import datetime, timezone
 import redis
 from marshmallow import ValidationError
 
-from workers.core import keys
 from workers.delivery import mail as outbox
 from workers.core.errors import GameError, Invalid
 from workers.core.records import PlayerRecord
@@ -34,7 +33,6 @@ PHASE = re.compile(r"^[SFW][0-9]{4}[MRA]\Z")
 IDS = {"game": (re.compile(r"[0-9a-f]{12}"), "12 lowercase hex digits, such as 4e0974c572a7"),
        "proposal": (re.compile(r"[0-9a-f]{12}"), "12 lowercase hex digits"),
        "absence": (re.compile(r"a[1-9][0-9]*"), "a1, a2, ...")}
-SEEN_TTL = 7 * 86400
 COMMANDS = ("HELP", "GAME", "TOKEN", "SIGNON", "JOIN", "ACCOUNT", "ORDERS", "END", "CLEAR", "READY", "NOT", "NOTREADY",
             "UNREADY", "STATUS", "HISTORY", "DRAW", "CONCEDE", "VOTE", "PROPOSALS", "ABSENCE", "ABSENCES",
             "APPROVE", "REJECT", "PRESS", "BROADCAST", "ENDPRESS")
@@ -95,7 +93,7 @@ class Inbox:
 
     def _handle(self, raw: bytes, envelope_to, envelope_from) -> str:
         digest = hashlib.sha256(raw).hexdigest()
-        if self.r.exists(keys.mail_seen(digest)):
+        if outbox.seen(self.r, digest):
             return "already handled (the same message again)"
         msg = parse(raw, list(envelope_to), envelope_from)
         if msg.automatic:
@@ -124,7 +122,7 @@ class Inbox:
         with self.r.pipeline() as pipe:
             pipe.multi()
             outbox.queue(self.store, pipe, reply)
-            pipe.set(keys.mail_seen(digest), f"replied to {msg.sender}", ex=SEEN_TTL)
+            outbox.mark_seen(pipe, digest, msg.sender)
             pipe.execute()
         return f"replied to {msg.sender} ({len(msg.lines)} lines)"
 

@@ -121,6 +121,20 @@ def mail_token(r, gid: str, pid: str) -> str:
     return token
 
 
+# ---------------------------------------------------------------- incoming mail handled once
+SEEN_TTL = 7 * 86400  # seconds a message handled is remembered (a resent copy is not handled again)
+
+
+def seen(r, digest: str) -> bool:
+    """Whether the incoming message whose SHA-256 is ``digest`` was handled already."""
+    return bool(r.exists(keys.mail_seen(digest)))
+
+
+def mark_seen(pipe, digest: str, sender: str) -> None:
+    """Queue (after MULTI, with the reply): the message ``digest`` from ``sender`` is handled."""
+    pipe.set(keys.mail_seen(digest), f"replied to {sender}", ex=SEEN_TTL)
+
+
 # ---------------------------------------------------------------- outbox
 def compose(to: str, subject: str, body: str, reply_to: str | None = None, in_reply_to: str | None = None,
             auto: str = "auto-generated") -> EmailMessage:

@@ -22,8 +22,10 @@ import os
 import sys
 import tempfile
 import time
+from datetime import timezone
 
-from ..core import settings
+from ..core import keys, settings
+from ..core.store import iso
 
 
 def metrics_dir() -> str:
@@ -144,3 +146,39 @@ def step(fn=None, *, deadline_arg: int | None = None):
         return result
 
     return run
+
+
+def queue_state(store) -> dict:
+    """What the service's queue looks like now: its workers, its scheduler and the oldest waiting job
+    (queued, or due on the schedule but not yet queued)."""
+    from rq import Worker
+    from rq.job import Job
+    from rq.registry import ScheduledJobRegistry, StartedJobRegistry
+    from rq.scheduler import RQScheduler
+
+    conn, queue, now = store.queue.connection, store.queue, time.time()
+    workers = []
+    for w in Worker.all(queue=queue):
+        beat = w.last_heartbeat
+        if beat is not None and beat.tzinfo is None:
+            beat = beat.replace(tzinfo=timezone.utc)
+        workers.append({"name": w.name, "state": str(w.get_state()), "current_job": w.get_current_job_id(),
+                        "last_heartbeat": iso(beat.timestamp()) if beat else None})
+    lock = RQScheduler.get_locking_key(keys.QUEUE)
+    holder = conn.get(lock)
+    scheduler = {"running": holder is not None, "name": holder.decode() if holder else None,
+                 "lock_expires_in": conn.ttl(lock) if holder else None}
+    scheduled = ScheduledJobRegistry(keys.QUEUE, connection=conn)
+    due = conn.zrangebyscore(scheduled.key, "-inf", now, withscores=True)
+    oldest = None
+    first = queue.get_job_ids(0, 1)
+    job = Job.fetch(first[0], connection=conn) if first else None
+    if job is not None and job.enqueued_at:
+        since = job.enqueued_at.replace(tzinfo=timezone.utc).timestamp() if job.enqueued_at.tzinfo is None \
+            else job.enqueued_at.timestamp()
+        oldest = {"id": job.id, "since": iso(since), "seconds": round(now - since, 3)}
+    if due and (oldest is None or due[0][1] < now - oldest["seconds"]):
+        oldest = {"id": due[0][0].decode(), "since": iso(due[0][1]), "seconds": round(now - due[0][1], 3)}
+    return {"workers": workers, "scheduler": scheduler, "queue": {
+        "waiting": queue.count, "scheduled": scheduled.count, "due": len(due),
+        "started": StartedJobRegistry(keys.QUEUE, connection=conn).count, "oldest_waiting": oldest}}
