@@ -19,6 +19,7 @@ from flask import current_app
 from adjudicator.diplomacy import initial_position
 from maps import render_svg
 from workers.core.errors import NotFound
+from workers.core.records import HistoryEntry
 
 from . import rasterize
 
@@ -37,18 +38,18 @@ def games():
     return current_app.extensions["games"]
 
 
-def live_history(gid: str) -> list[dict]:
+def live_history(gid: str) -> list[HistoryEntry]:
     """The adjudicated phases that count (a rollback's superseded ones left out), oldest first."""
-    return [h for h in games().history(gid) if not h.get("superseded")]
+    return [h for h in games().history(gid) if not h.superseded]
 
 
-def boards(state: dict, history: list[dict]) -> list[Board]:
+def boards(state: dict, history: list[HistoryEntry]) -> list[Board]:
     """Every board of a game: each adjudicated phase, then the one now open, or the final position of
     a finished game."""
-    out = [Board(h["phase"], {"variant": state["variant"], **h["position"], "phase": h["phase"]},
-                 h.get("results", []), True, h["seq"]) for h in history]
+    out = [Board(h.phase, {"variant": state["variant"], **h.position, "phase": h.phase}, h.results, True, h.seq)
+           for h in history]
     latest = state.get("position") and state.get("phase")
-    if latest and (state["status"] != "finished" or not history or history[-1]["phase"] != state["phase"]):
+    if latest and (state["status"] != "finished" or not history or history[-1].phase != state["phase"]):
         # the phase now open; or a finished game's final position (no orders: none were adjudicated there)
         out.append(Board(state["phase"], {"variant": state["variant"], **state["position"],
                                           "phase": state["phase"]}, [], False, state.get("seq")))

@@ -339,13 +339,12 @@ class Inbox:
         if not phases:
             return "No phase has been adjudicated yet."
         wanted = args[0].upper() if args else None
-        found = [h for h in phases if h["phase"] == wanted and not h.get("superseded")] if wanted else phases[-1:]
+        found = [h for h in phases if h.phase == wanted and not h.superseded] if wanted else phases[-1:]
         if not found:
-            raise GameError(f"no adjudicated phase {wanted}; the phases are "
-                            f"{', '.join(h['phase'] for h in phases)}")
+            raise GameError(f"no adjudicated phase {wanted}; the phases are {', '.join(h.phase for h in phases)}")
         h = found[-1]
-        return (f"Phases: {', '.join(h['phase'] for h in phases)}\n\n"
-                f"{h['phase']} (closed by {h['closed_by'] or 'the deadline'}):\n{outbox.results_text(h['results'])}")
+        return (f"Phases: {', '.join(h.phase for h in phases)}\n\n"
+                f"{h.phase} (closed by {h.closed_by or 'the deadline'}):\n{outbox.results_text(h.results)}")
 
     # votes (draws and concessions) exist when workers.tables.games has them
     def _votes(self):

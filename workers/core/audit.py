@@ -1,18 +1,16 @@
 """The audit log of director actions on a table: one writer, called inside the action's transaction."""
 from __future__ import annotations
 
-import json
-
 from . import keys
+from .records import AuditEntry
 from .store import iso
 
 
 def record(pipe, table: str, tid: str, at: float, action: str, detail: dict, by: str = "director") -> None:
     """Queue (in ``pipe``'s transaction, after MULTI) the entry of one action (the director's, unless
     ``by`` names another: a player, the service)."""
-    pipe.rpush(keys.audit(table, tid), json.dumps({"at": iso(at), "action": action, "by": by,
-                                                   "detail": detail}))
+    pipe.rpush(keys.audit(table, tid), AuditEntry(iso(at), action, by, detail).dumps())
 
 
-def read(r, table: str, tid: str) -> list[dict]:
-    return [json.loads(entry) for entry in r.lrange(keys.audit(table, tid), 0, -1)]
+def read(r, table: str, tid: str) -> list[AuditEntry]:
+    return AuditEntry.loads_all(r.lrange(keys.audit(table, tid), 0, -1))

@@ -176,7 +176,9 @@ class Entry:
     """A record kept as one JSON value (a hash field or a list item), read and written here only.
 
     :meth:`loads` ignores keys the class does not know (an entry written by a newer version still
-    reads) and :meth:`dumps` leaves out fields at their default, so what is stored stays small."""
+    reads) and :meth:`dumps` leaves out optional fields that are unset, so what is stored stays small."""
+
+    sparse: ClassVar[bool] = True  # unset optional fields are left out of what is stored
 
     @classmethod
     def loads(cls, text: str):
@@ -192,11 +194,11 @@ class Entry:
         return json.dumps(self.as_dict())
 
     def as_dict(self) -> dict:
+        """The entry as stored: an optional value left out while it is unset (None or False)."""
         out = {}
         for f in fields(self):
             value = getattr(self, f.name)
-            default = f.default_factory() if f.default_factory is not MISSING else f.default
-            if f.default is MISSING and f.default_factory is MISSING or value != default:
+            if not self.sparse or f.default is MISSING or value is not f.default or f.default not in (None, False):
                 out[f.name] = value
         return out
 
@@ -253,3 +255,171 @@ class LiveEvent:
     def restore(cls, entry_id: str, fields: dict):
         to = fields.get("to")
         return cls(entry_id, fields["type"], fields["data"], frozenset(json.loads(to)) if to else None)
+
+
+@dataclass(frozen=True)
+class Proposal(Entry):
+    """A draw or concession proposal (``keys.proposals``); its ballots are ``keys.ballots``."""
+
+    id: str
+    kind: str  # "draw" or "concession"
+    seq: int
+    phase: str
+    proposed_by: str  # the power
+    player: str
+    proposed_at: float
+    status: str = "open"  # open, passed, lapsed
+    members: list | None = None  # a draw's
+    to: str | None = None  # a concession's
+    closed_at: float | None = None
+    closed_because: str | None = None
+
+
+@dataclass(frozen=True)
+class Absence(Entry):
+    """A player's declared absence (``keys.absences``)."""
+
+    id: str
+    player: str
+    powers: list
+    start: float
+    end: float
+    declared_at: float
+    status: str = "pending"  # pending, approved, rejected, cancelled
+
+
+@dataclass(frozen=True)
+class PressMessage(Entry):
+    """A press message as stored (``keys.press``): whom it is from and for, and how it is shown."""
+
+    n: int
+    phase: str
+    sent_at: float
+    to: Any  # "all" or a list of powers
+    seq: int | None = None
+    body: str = ""
+    grey: bool = False
+    fake_broadcast: bool = False
+    hidden_to: bool = False  # a reply to grey press: its recipient is hidden from its own sender
+    reply_to: int | None = None
+    # the sender (a reserved word in Python)
+    sender: str = field(default="", metadata={"key": "from"})
+
+    @classmethod
+    def loads(cls, text: str):
+        data = json.loads(text)
+        data["sender"] = data.pop("from", "")
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    def as_dict(self) -> dict:
+        out = super().as_dict()
+        out["from"] = out.pop("sender")
+        return out
+
+
+@dataclass(frozen=True)
+class HistoryEntry(Entry):
+    """An adjudicated phase (``keys.history``), as the history shows it."""
+
+    seq: int
+    phase: str
+    closed_by: str
+    attempts: int
+    position: dict
+    orders: dict
+    results: list
+    next_phase: str | None = None
+    adjudicated_at: str | None = None
+    counted: dict | None = None  # account -> {counter: n}, what the phase counted (a rollback takes it back)
+    streaks_before: dict | None = None
+    superseded: Any = None  # the rollback that superseded it
+
+    def public(self) -> dict:
+        """What the history and the export show of it (not what it counted)."""
+        out = self.as_dict()
+        out.pop("counted", None)
+        out.pop("streaks_before", None)
+        return out
+
+
+@dataclass(frozen=True)
+class TournamentPlayer(Entry):
+    """A tournament's player (``keys.tournament_players``)."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Board(Entry):
+    """A tournament's board (``keys.tournament_boards``): a game of one round, and who plays what."""
+
+    round: int
+    board: int  # its number in the round
+    game: str
+    seats: dict  # power -> tournament player id
+
+
+@dataclass(frozen=True)
+class AuditEntry(Entry):
+    """An entry of a table's audit log (``keys.audit``)."""
+
+    at: str
+    action: str
+    by: str
+    detail: dict
+
+
+@dataclass(frozen=True)
+class WebhookRecord(Record):
+    """A webhook subscription (``keys.hook``)."""
+
+    id: str = _required(TEXT)
+    owner: str = _required(TEXT)  # "game:<id>" or "tournament:<id>"
+    url: str = _required(TEXT)
+    secret: str = _required(TEXT)
+    events: list = _field(JSON, factory=list)
+    created_at: float | None = _field(OPT_FLOAT)
+
+
+@dataclass(frozen=True)
+class MailOut(Record):
+    """A message in the outbox (``keys.mail_out``), until its delivery job hands it on."""
+
+    raw: str = _required(TEXT)
+    to: list = _field(JSON, factory=list)  # the envelope's recipients
+    subject: str = _field(TEXT, "")
+    queued_at: float | None = _field(OPT_FLOAT)
+    private: bool = _field(FLAG, False)  # press: logged without its recipients or subject
+    refused: dict | None = _field(JSON)  # the recipients a relay refused for good, with its answers
+
+
+@dataclass(frozen=True)
+class Delivery(Entry):
+    """One attempt to deliver an event to a webhook (``keys.hook_log``)."""
+
+    sparse: ClassVar[bool] = False
+    event: str
+    type: str
+    at: str
+    url: str
+    status: int | None = None
+    ok: bool = False
+    error: str | None = None
+    ms: float = 0
+    address: str | None = None
+
+
+def encode_orders(orders: list[str]) -> str:
+    """A power's stored orders (``keys.orders``): canonical order texts."""
+    return json.dumps(orders)
+
+
+def decode_orders(text: str | None) -> list[str] | None:
+    return json.loads(text) if text else None
+
+
+def decode_json(text: str | None, default=None):
+    """A value kept as JSON text in a field of a record of RQ's or of the mail outbox."""
+    return default if text in (None, "") else json.loads(text)

@@ -36,7 +36,6 @@ and ``director`` (the director token's hash).
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import secrets
 import time
@@ -86,8 +85,6 @@ def iso(ts: float | None) -> str | None:
     return datetime.fromtimestamp(float(ts), timezone.utc).isoformat().replace("+00:00", "Z")
 
 
-def loads(value: str | None, default=None):
-    return default if value in (None, "") else json.loads(value)
 
 
 class ReadAhead:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import logging
 import mailbox
 import re
@@ -48,7 +47,7 @@ from maps import render_png, render_svg
 
 from ..core import keys
 from ..core.outcome import JobOutcome
-from ..core.records import GameRecord, PlayerRecord
+from ..core.records import GameRecord, HistoryEntry, MailOut, PlayerRecord
 from ..core.settings import current as settings
 from ..core.store import iso
 from ..core.text import one_line
@@ -159,9 +158,8 @@ def queue(store, pipe, msg: EmailMessage, mid: str | None = None, private: bool 
     A ``private`` message (press) is logged without its recipients or subject."""
     mid = mid or uuid.uuid4().hex
     to = [addr for _name, addr in [parseaddr(a) for a in msg.get_all("To", [])] if addr]
-    pipe.hset(keys.mail_out(mid), mapping={"to": json.dumps(to), "raw": msg.as_string(),
-                                           "subject": str(msg["Subject"]), "queued_at": time.time(),
-                                           **({"private": 1} if private else {})})
+    pipe.hset(keys.mail_out(mid), mapping=MailOut(msg.as_string(), to, str(msg["Subject"]), time.time(),
+                                                   private).save())
     store.enqueue(pipe, "workers.runtime.jobs.send_mail", mid, job_id=f"mail-{mid}", retry=RETRY)
     return mid
 
@@ -169,22 +167,22 @@ def queue(store, pipe, msg: EmailMessage, mid: str | None = None, private: bool 
 def send(store, mid: str) -> JobOutcome:
     """The delivery job: hand message ``mid`` to the relay (or the Maildir), then forget it."""
     r = store.r
-    record = r.hgetall(keys.mail_out(mid))
-    if not record:
+    found = r.hgetall(keys.mail_out(mid))
+    if not found:
         return JobOutcome.noop("already delivered")
-    to = json.loads(record["to"])
+    record = MailOut.restore(found)
     url = store.settings.smtp_url
     if url:
-        refused = _relay(url, to, record["raw"])
+        refused = _relay(url, record.to, record.raw)
         if refused:
-            r.hset(keys.mail_out(mid), "refused", json.dumps(refused))
+            r.hset(keys.mail_out(mid), mapping=MailOut.encode(refused=refused))
             log.warning("mail %s: the relay refused %s for good", mid,
-                        f"{len(refused)} recipients" if record.get("private") else refused)
+                        f"{len(refused)} recipients" if record.private else refused)
         where = urlsplit(url).hostname
     else:
-        where = _maildir(store.settings.mail_outbox, mid, record["raw"])
+        where = _maildir(store.settings.mail_outbox, mid, record.raw)
     r.delete(keys.mail_out(mid))
-    what = "private" if record.get("private") else f"to {', '.join(to)}, {record['subject']!r}"
+    what = "private" if record.private else f"to {', '.join(record.to)}, {record.subject!r}"
     log.info("mail %s %s: delivered to %s", mid, what, where)
     return JobOutcome.did(f"delivered to {where}")
 
@@ -330,10 +328,9 @@ def _phase_adjudicated(r, g: GameRecord, data: dict) -> tuple[str, str, set | No
         after = g.position
         deadline = g.deadline if g.status in ("open", "paused") else None
     else:
-        for record in r.lrange(keys.history(gid), 0, -1):
-            record = json.loads(record)
-            if record["seq"] == seq + 1:
-                after = record["position"]
+        for record in HistoryEntry.loads_all(r.lrange(keys.history(gid), 0, -1)):
+            if record.seq == seq + 1:
+                after = record.position
     body = f"Results of {data['phase']} in game {gid}:\n\n{results_text(data['results'])}\n"
     if after:
         body += f"\nPosition for {after['phase']}:\n\n{position_text(after)}\n"
@@ -347,11 +344,11 @@ def _phase_adjudicated(r, g: GameRecord, data: dict) -> tuple[str, str, set | No
 def phase_map(r, g: GameRecord, data: dict) -> tuple[str, bytes] | None:
     """The PNG of the phase just adjudicated (``data`` of a ``phase_adjudicated`` event), drawn
     from its history record, and the attachment's file name; None if the record is gone."""
-    for record in map(json.loads, r.lrange(keys.history(g.id), 0, -1)):
-        if record["seq"] == data["seq"] and not record.get("superseded"):
-            position = {"variant": g.variant, **record["position"], "phase": record["phase"]}
-            svg = render_svg(position, record.get("results", []), title=g.name or f"Game {g.id}")
-            return f"{g.id}-{record['phase']}.png", render_png(svg, MAP_WIDTH)
+    for record in HistoryEntry.loads_all(r.lrange(keys.history(g.id), 0, -1)):
+        if record.seq == data["seq"] and not record.superseded:
+            position = {"variant": g.variant, **record.position, "phase": record.phase}
+            svg = render_svg(position, record.results, title=g.name or f"Game {g.id}")
+            return f"{g.id}-{record.phase}.png", render_png(svg, MAP_WIDTH)
     return None
 
 

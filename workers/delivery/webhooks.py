@@ -46,6 +46,7 @@ from rq import Retry
 
 from ..core import audit, keys
 from ..core.outcome import JobOutcome
+from ..core.records import Delivery, WebhookRecord
 from ..core.errors import Conflict, Invalid, NotFound
 from ..core.settings import current as settings
 from ..core.store import Store, iso, new_id
@@ -179,8 +180,8 @@ class Webhooks:
 
     # ------------------------------------------------------------ registration
     @staticmethod
-    def view(h: dict) -> dict:
-        return {"id": h["id"], "url": h["url"], "events": json.loads(h["events"]), "created_at": iso(h["created_at"])}
+    def view(h: WebhookRecord) -> dict:
+        return {"id": h.id, "url": h.url, "events": h.events, "created_at": iso(h.created_at)}
 
     def _audit(self, pipe, owner: str, action: str, detail: dict) -> None:
         """Queue (after MULTI) the entry of ``action`` in the owner's audit log (``game:<id>``, ``tournament:<id>``)."""
@@ -193,14 +194,13 @@ class Webhooks:
         if refusal:
             raise Invalid(f"body.url: {refusal}")
         hid, secret = new_id(), secrets.token_urlsafe(32)
-        record = {"id": hid, "owner": owner, "url": url, "events": json.dumps(sorted(set(types))),
-                  "secret": secret, "created_at": time.time()}
+        record = WebhookRecord(hid, owner, url, secret, sorted(set(types)), time.time())
 
         def body(pipe):
             if pipe.scard(keys.hooks(owner)) >= MAX_HOOKS:
                 raise Conflict(f"{owner.replace(':', ' ')} already has {MAX_HOOKS} webhooks; remove one first")
             pipe.multi()
-            pipe.hset(keys.hook(hid), mapping=record)
+            pipe.hset(keys.hook(hid), mapping=record.save())
             pipe.sadd(keys.hooks(owner), hid)
             self._audit(pipe, owner, "webhook_added", {"webhook": hid, "url": url, "events": sorted(set(types))})
 
@@ -209,13 +209,13 @@ class Webhooks:
 
     def list(self, owner: str) -> list[dict]:
         found = [self.r.hgetall(keys.hook(h)) for h in self.r.smembers(keys.hooks(owner))]
-        return sorted((self.view(h) for h in found if h), key=lambda h: h["created_at"])
+        return sorted((self.view(WebhookRecord.restore(h)) for h in found if h), key=lambda h: h["created_at"])
 
-    def _own(self, owner: str, hid: str) -> dict:
+    def _own(self, owner: str, hid: str) -> WebhookRecord:
         h = self.r.hgetall(keys.hook(hid))
         if not h or h["owner"] != owner:
             raise NotFound(f"{owner.replace(':', ' ')} has no webhook '{hid}'")
-        return h
+        return WebhookRecord.restore(h)
 
     def remove(self, owner: str, hid: str) -> None:
         h = self._own(owner, hid)
@@ -226,13 +226,14 @@ class Webhooks:
             pipe.delete(keys.hook(hid))  # its delivery log stays until it expires
             pipe.expire(keys.hook_log(hid), 30 * 24 * 3600)
             pipe.expire(keys.hook_done(hid), 30 * 24 * 3600)
-            self._audit(pipe, owner, "webhook_removed", {"webhook": hid, "url": h["url"]})
+            self._audit(pipe, owner, "webhook_removed", {"webhook": hid, "url": h.url})
 
         self.store.transact([keys.hooks(owner)], body)
 
     def deliveries(self, owner: str, hid: str) -> dict:
         h = self._own(owner, hid)
-        return {**self.view(h), "deliveries": [json.loads(d) for d in self.r.lrange(keys.hook_log(hid), 0, -1)]}
+        return {**self.view(h), "deliveries": [d.as_dict() for d in
+                                               Delivery.loads_all(self.r.lrange(keys.hook_log(hid), 0, -1))]}
 
 
 # ---------------------------------------------------------------- jobs
@@ -252,8 +253,8 @@ def on_event(store: Store, event: dict) -> JobOutcome:
     with store.r.pipeline(transaction=True) as pipe:
         for owner in owners(store, event):
             for hid in store.r.smembers(keys.hooks(owner)):
-                wanted = store.r.hget(keys.hook(hid), "events")
-                if wanted and event["type"] in json.loads(wanted):
+                found = store.r.hgetall(keys.hook(hid))
+                if found and event["type"] in WebhookRecord.restore(found).events:
                     store.enqueue(pipe, "workers.runtime.jobs.deliver_webhook", hid, event,
                                   job_id=f"hook-{hid}-{event['id']}".replace(":", "-"), retry=RETRY)
                     queued += 1
@@ -264,9 +265,10 @@ def on_event(store: Store, event: dict) -> JobOutcome:
 def deliver(store: Store, hid: str, event: dict, resolve=socket.getaddrinfo) -> JobOutcome:
     """POST ``event`` to subscription ``hid``, signed; raise (so RQ retries) unless it got a 2xx.
     ``resolve``: the name lookup (getaddrinfo's signature), done once."""
-    h = store.r.hgetall(keys.hook(hid))
-    if not h:
+    found = store.r.hgetall(keys.hook(hid))
+    if not found:
         return JobOutcome.noop("the webhook was removed")
+    h = WebhookRecord.restore(found)
     if store.r.sismember(keys.hook_done(hid), event["id"]):
         return JobOutcome.noop("delivered already")
     body = json.dumps({"id": event["id"], "type": event["type"], event["table"]: event["table_id"],
@@ -274,29 +276,28 @@ def deliver(store: Store, hid: str, event: dict, resolve=socket.getaddrinfo) -> 
     timestamp = int(time.time())
     headers = {"Content-Type": "application/json", "User-Agent": "adjudication-service-webhooks",
                "X-Webhook-Id": event["id"], "X-Webhook-Event": event["type"],
-               "X-Webhook-Timestamp": str(timestamp), "X-Webhook-Signature": signature(h["secret"], timestamp, body)}
-    attempt = {"event": event["id"], "type": event["type"], "at": iso(time.time()), "url": h["url"]}
+               "X-Webhook-Timestamp": str(timestamp), "X-Webhook-Signature": signature(h.secret, timestamp, body)}
+    attempt = Delivery(event["id"], event["type"], iso(time.time()), h.url)
     # resolved again (a name can point elsewhere since it was registered), once: the address checked
     # is the address connected to
-    dest = destination(h["url"], store.settings.webhook_hosts, resolve)
+    dest = destination(h.url, store.settings.webhook_hosts, resolve)
     if isinstance(dest, str):
-        attempt |= {"status": None, "ok": False, "error": f"not sent: {dest}", "ms": 0}
-        store.r.rpush(keys.hook_log(hid), json.dumps(attempt))
+        store.r.rpush(keys.hook_log(hid), attempt.changed(error=f"not sent: {dest}").dumps())
         return JobOutcome.did(f"not sent: {dest}")
-    attempt["address"] = dest.address
+    attempt = attempt.changed(address=dest.address)
     started = time.monotonic()
     try:
         status = post(dest, body, headers, store.settings.webhook_timeout)
-        attempt |= {"status": status, "ok": 200 <= status < 300, "error": None}
+        attempt = attempt.changed(status=status, ok=200 <= status < 300)
     except (urllib3.exceptions.HTTPError, OSError) as e:
-        attempt |= {"status": None, "ok": False, "error": f"{type(e).__name__}: {e}"[:300]}
-    attempt["ms"] = round((time.monotonic() - started) * 1000, 1)
+        attempt = attempt.changed(error=f"{type(e).__name__}: {e}"[:300])
+    attempt = attempt.changed(ms=round((time.monotonic() - started) * 1000, 1))
     with store.r.pipeline(transaction=True) as pipe:
-        pipe.rpush(keys.hook_log(hid), json.dumps(attempt))
+        pipe.rpush(keys.hook_log(hid), attempt.dumps())
         pipe.ltrim(keys.hook_log(hid), -LOG_KEEP, -1)
-        if attempt["ok"]:
+        if attempt.ok:
             pipe.sadd(keys.hook_done(hid), event["id"])
         pipe.execute()
-    if not attempt["ok"]:
-        raise RuntimeError(f"webhook {hid}: {attempt['status'] or attempt['error']} from {h['url']}; retried later")
-    return JobOutcome.did(f"delivered {event['id']} ({attempt['status']})")
+    if not attempt.ok:
+        raise RuntimeError(f"webhook {hid}: {attempt.status or attempt.error} from {h.url}; retried later")
+    return JobOutcome.did(f"delivered {event['id']} ({attempt.status})")

@@ -14,11 +14,11 @@ life of the game.
 """
 from __future__ import annotations
 
-import json
 import math
 
 from ..core import keys
 from ..core.errors import Conflict, Forbidden, Invalid, NotFound
+from ..core.records import Absence
 from ..core.store import FIRST_MOMENT, LAST_MOMENT, iso
 
 MAX_DAYS = 30
@@ -32,15 +32,15 @@ def policy(settings: dict) -> dict:
 def covering(r, gid: str, powers, at: float) -> dict[str, float]:
     """Power -> end of an approved absence of its player that covers time ``at``."""
     found: dict[str, float] = {}
-    for a in (json.loads(v) for v in r.hvals(keys.absences(gid))):
-        if a["status"] == "approved" and a["start"] <= at < a["end"]:
-            for power in set(a["powers"]) & set(powers):
-                found[power] = max(found.get(power, 0), a["end"])
+    for a in Absence.loads_all(r.hvals(keys.absences(gid))):
+        if a.status == "approved" and a.start <= at < a.end:
+            for power in set(a.powers) & set(powers):
+                found[power] = max(found.get(power, 0), a.end)
     return found
 
 
-def view(a: dict) -> dict:
-    return {**a, "start": iso(a["start"]), "end": iso(a["end"]), "declared_at": iso(a["declared_at"])}
+def view(a: Absence) -> dict:
+    return {**a.as_dict(), "start": iso(a.start), "end": iso(a.end), "declared_at": iso(a.declared_at)}
 
 
 class Absences:
@@ -53,7 +53,7 @@ class Absences:
     def list(self, gid: str) -> list[dict]:
         if not self.r.exists(keys.game(gid)):
             raise NotFound(f"there is no game '{gid}'")
-        return sorted((view(json.loads(v)) for v in self.r.hvals(keys.absences(gid))), key=lambda a: a["start"])
+        return [view(a) for a in sorted(Absence.loads_all(self.r.hvals(keys.absences(gid))), key=lambda a: a.start)]
 
     def declare(self, gid: str, token: str | None, start: float, end: float) -> dict:
         player = self.games.player_for(gid, token)
@@ -73,10 +73,10 @@ class Absences:
                 raise Conflict(f"game '{gid}' is over")
             auto = policy(g.settings)["approval"] == "auto"
             aid = f"a{pipe.hlen(keys.absences(gid)) + 1}"
-            absence = {"id": aid, "player": player.id, "powers": player.powers, "start": start, "end": end,
-                       "status": "approved" if auto else "pending", "declared_at": self.games.store.now()}
+            absence = Absence(aid, player.id, player.powers, start, end, self.games.store.now(),
+                              "approved" if auto else "pending")
             pipe.multi()
-            pipe.hset(keys.absences(gid), aid, json.dumps(absence))
+            pipe.hset(keys.absences(gid), aid, absence.dumps())
             return absence
 
         return view(self.store.transact([keys.game(gid), keys.absences(gid)], body))
@@ -87,13 +87,13 @@ class Absences:
             raw = pipe.hget(keys.absences(gid), aid)
             if raw is None:
                 raise NotFound(f"game '{gid}' has no absence '{aid}'")
-            absence = json.loads(raw)
+            absence = Absence.loads(raw)
             check(g, absence)
-            if absence["status"] == "cancelled":
+            if absence.status == "cancelled":
                 raise Conflict(f"absence '{aid}' was cancelled")
-            absence["status"] = status
+            absence = absence.changed(status=status)
             pipe.multi()
-            pipe.hset(keys.absences(gid), aid, json.dumps(absence))
+            pipe.hset(keys.absences(gid), aid, absence.dumps())
             return absence
 
         return view(self.store.transact([keys.game(gid), keys.absences(gid)], body))
@@ -109,7 +109,7 @@ class Absences:
             if viewer.is_director:
                 return
             player = viewer.player()
-            if player.id != absence["player"]:
+            if player.id != absence.player:
                 raise Forbidden(f"absence '{aid}' is not yours")
 
         return self._change(gid, aid, check, "cancelled")

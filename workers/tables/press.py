@@ -30,7 +30,7 @@ from adjudicator import diplomacy
 from ..core import keys, live
 from ..core.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from ..core.machine import GameStatus
-from ..core.records import GameRecord, PlayerRecord
+from ..core.records import GameRecord, PlayerRecord, PressMessage
 from ..core.store import iso
 from ..delivery import events, mail
 
@@ -62,58 +62,58 @@ def message_id(n: int) -> str:
     return f"m{n}"
 
 
-def shown(m: dict, powers: set[str]) -> dict:
+def shown(m: PressMessage, powers: set[str]) -> dict:
     """Message ``m`` (the stored record) as a reader holding ``powers`` sees it (the director holds none)."""
-    sender = m["from"] in powers
-    to = m["to"]
-    if m.get("hidden_to") and not powers & set(to):
+    sender = m.sender in powers
+    to = m.to
+    if m.hidden_to and not powers & set(to):
         to = None  # a reply to grey press: only its recipient, the grey sender, knows who that is
-    elif m.get("fake_broadcast") and not sender:
+    elif m.fake_broadcast and not sender:
         to = "all"
-    view = {"id": message_id(m["n"]), "phase": m["phase"], "sent_at": iso(m["sent_at"]),
-            "from": m["from"] if sender or not m["grey"] else None, "to": to, "body": m["body"],
-            "grey": m["grey"]}
-    if sender and m.get("fake_broadcast"):
+    view = {"id": message_id(m.n), "phase": m.phase, "sent_at": iso(m.sent_at),
+            "from": m.sender if sender or not m.grey else None, "to": to, "body": m.body,
+            "grey": m.grey}
+    if sender and m.fake_broadcast:
         view["fake_broadcast"] = True
-    if m.get("reply_to"):
-        view["in_reply_to"] = message_id(m["reply_to"])
+    if m.reply_to:
+        view["in_reply_to"] = message_id(m.reply_to)
     return view
 
 
-def boxes_of(m: dict) -> list[str]:
+def boxes_of(m: PressMessage) -> list[str]:
     """The indexes message ``m`` goes in."""
-    if m["to"] == "all":
+    if m.to == "all":
         return ["public", "all"]
-    return ["all", m["from"], *m["to"]]
+    return ["all", m.sender, *m.to]
 
 
-def write(pipe, gid: str, m: dict) -> None:
-    """Queue (after MULTI) the writes that store message ``m`` (number ``m["n"]``) and index it."""
-    n = m["n"]
+def write(pipe, gid: str, m: PressMessage) -> None:
+    """Queue (after MULTI) the writes that store message ``m`` (number ``m.n``) and index it."""
+    n = m.n
     pipe.set(keys.press_count(gid), n)
-    pipe.hset(keys.press(gid), n, json.dumps(m))
+    pipe.hset(keys.press(gid), n, m.dumps())
     for box in boxes_of(m):
         pipe.zadd(keys.press_box(gid, box), {n: n})
 
 
-def announce(store, pipe, g: GameRecord, m: dict) -> None:
+def announce(store, pipe, g: GameRecord, m: PressMessage) -> None:
     """Queue (after MULTI) the ``press`` event: for webhooks the message's id, phase and time, never
     more; on the live streams (workers.core.live) the message as each reader sees it (:func:`readers`).
     The one place a message becomes an event."""
-    events.emit(store, pipe, "game", g.id, "press", message_id(m["n"]),
-                {"id": message_id(m["n"]), "phase": m["phase"], "sent_at": iso(m["sent_at"])},
+    events.emit(store, pipe, "game", g.id, "press", message_id(m.n),
+                {"id": message_id(m.n), "phase": m.phase, "sent_at": iso(m.sent_at)},
                 listeners=("webhooks",))
     for view, audience in readers(g, m):
         live.publish(store, pipe, "game", g.id, "press", view, to=audience)
 
 
-def readers(g: GameRecord, m: dict) -> list[tuple[dict, list[str]]]:
+def readers(g: GameRecord, m: PressMessage) -> list[tuple[dict, list[str]]]:
     """Who may read message ``m``, grouped by what they see: ``(view, audiences)`` pairs, an audience
     being a power or ``director`` (who reads public press, and private press if the rules say so)."""
     groups: dict[str, tuple[dict, list[str]]] = {}
-    public = m["to"] == "all"
+    public = m.to == "all"
     for power in diplomacy.variant_info(g.variant)["powers"]:
-        if public or power == m["from"] or power in m["to"]:
+        if public or power == m.sender or power in m.to:
             view = shown(m, {power})
             groups.setdefault(json.dumps(view, sort_keys=True), (view, []))[1].append(power)
     if public or in_force(g.settings)["director_reads"]:
@@ -193,15 +193,14 @@ class Press:
             if source:
                 known = pipe.hget(keys.press_sources(gid), source)
                 if known:
-                    return shown(json.loads(pipe.hget(keys.press(gid), known)), set(player.powers))
+                    return shown(PressMessage.loads(pipe.hget(keys.press(gid), known)), set(player.powers))
             rules = in_force(g.settings)
             recipients = self._check(g, rules, player, power, to, grey, fake_broadcast)
             players = self.t.players(pipe, gid)
             n = int(pipe.get(keys.press_count(gid)) or 0) + 1
-            m = {"n": n, "phase": g.phase, "seq": g.seq, "sent_at": self.store.now(), "from": power,
-                 "to": recipients, "body": body, "grey": rules["grey"] == "only" if grey is None else grey,
-                 "fake_broadcast": fake_broadcast, **({"reply_to": reply_to} if reply_to else {}),
-                 **({"hidden_to": True} if hidden_to else {})}
+            m = PressMessage(n, g.phase, self.store.now(), recipients, g.seq, body,
+                             rules["grey"] == "only" if grey is None else grey, fake_broadcast, hidden_to,
+                             reply_to or None, sender=power)
             pipe.multi()
             write(pipe, gid, m)
             if source:
@@ -251,26 +250,26 @@ class Press:
             raise Invalid("press in this game is grey only: its press rules say grey: only")
         return recipients
 
-    def _mail(self, pipe, g: GameRecord, m: dict, players: list[PlayerRecord], sender: PlayerRecord) -> None:
+    def _mail(self, pipe, g: GameRecord, m: PressMessage, players: list[PlayerRecord], sender: PlayerRecord) -> None:
         """Queue (after MULTI) the message to each recipient player with an address, as that player sees it."""
         for p in players:
             if p.id == sender.id or not p.email:
                 continue
             powers = set(p.powers)
-            if m["to"] != "all" and not powers & set(m["to"]):
+            if m.to != "all" and not powers & set(m.to):
                 continue
             view = shown(m, powers)
             mail.press(self.store, pipe, g, p, view, self._answers(m, view, powers))
 
     @staticmethod
-    def _answers(m: dict, view: dict, powers: set[str]) -> str:
+    def _answers(m: PressMessage, view: dict, powers: set[str]) -> str:
         """Who a recipient holding ``powers`` reaches by answering ``m``, as that recipient may know it."""
-        if m["grey"]:
+        if m.grey:
             return "its sender alone (who stays unknown to you)"
         if view["to"] == "all":
-            return f"{m['from']} alone"
-        others = [p for p in m["to"] if p not in powers]
-        return ", ".join([m["from"], *others])
+            return f"{m.sender} alone"
+        others = [p for p in m.to if p not in powers]
+        return ", ".join([m.sender, *others])
 
     def reply(self, gid: str, token: str | None, n: int, body: str, source: str | None = None) -> dict:
         """Answer message ``m{n}`` that the token's player received (a reply to its mail): press to
@@ -279,15 +278,15 @@ class Press:
         player = self.t.player_for(gid, token)
         raw = self.r.hget(keys.press(gid), n)
         powers = set(player.powers)
-        m = json.loads(raw) if raw else None
-        if m is None or m["from"] in powers or (m["to"] != "all" and not powers & set(m["to"])):
+        m = PressMessage.loads(raw) if raw else None
+        if m is None or m.sender in powers or (m.to != "all" and not powers & set(m.to)):
             raise NotFound(f"you received no message {message_id(n)} in game '{gid}'")
-        power = sorted(powers if m["to"] == "all" else powers & set(m["to"]))[0]
-        if m["grey"] or m["to"] == "all" or m.get("fake_broadcast"):
-            to = [m["from"]]
+        power = sorted(powers if m.to == "all" else powers & set(m.to))[0]
+        if m.grey or m.to == "all" or m.fake_broadcast:
+            to = [m.sender]
         else:
-            to = sorted((set(m["to"]) | {m["from"]}) - powers)
-        return self.send(gid, token, power, to, body, reply_to=n, hidden_to=m["grey"], source=source)
+            to = sorted((set(m.to) | {m.sender}) - powers)
+        return self.send(gid, token, power, to, body, reply_to=n, hidden_to=m.grey, source=source)
 
     # ------------------------------------------------------------ read
     def read(self, gid: str, token: str | None, after: int = 0, limit: int | None = None) -> list[dict]:
@@ -308,7 +307,7 @@ class Press:
             found = sorted({int(n) for ns in pipe.execute() for n in ns})[:limit]
         if not found:
             return []
-        return [shown(json.loads(m), powers) for m in self.r.hmget(keys.press(gid), found)]
+        return [shown(m, powers) for m in PressMessage.loads_all(self.r.hmget(keys.press(gid), found))]
 
     # ------------------------------------------------------------ the rules
     def set_rules(self, gid: str, token: str | None, spec: str | dict) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import secrets
 from fractions import Fraction
 from itertools import combinations
@@ -24,7 +23,7 @@ from ..core import audit, versions
 from ..core.errors import Conflict, Invalid, NotFound
 from ..core.machine import GameStatus
 from ..core.outcome import JobOutcome
-from ..core.records import TournamentRecord
+from ..core.records import Board, GameRecord, TournamentPlayer, TournamentRecord
 from .viewers import who
 from ..core.store import hash_token, iso, new_id, new_token
 
@@ -112,7 +111,7 @@ class Tournaments:
                 aggregate={"method": aggregate["method"], "n": aggregate.get("n")},
                 rounds=spec["rounds"], director=hash_token(token), created_at=self.store.now()).save())
             for i, name in enumerate(spec.get("players", []), 1):
-                pipe.hset(keys.tournament_players(tid), f"t{i}", json.dumps({"id": f"t{i}", "name": name}))
+                pipe.hset(keys.tournament_players(tid), f"t{i}", TournamentPlayer(f"t{i}", name).dumps())
             self._keep(pipe, tid, self.store.settings.game_ttl_forming)  # abandoned unless it goes on
             pipe.execute()
         return self.view(tid), token
@@ -125,14 +124,14 @@ class Tournaments:
             if count >= MAX_PLAYERS:
                 raise Conflict(f"{self.what(tid)} has {MAX_PLAYERS} players, the most a tournament takes")
             pid = f"t{count + 1}"
-            player = {"id": pid, "name": name}
+            player = TournamentPlayer(pid, name)
             boards = pipe.hlen(keys.tournament_boards(tid))
             pipe.multi()
-            pipe.hset(keys.tournament_players(tid), pid, json.dumps(player))
-            self.audit_writes(pipe, tid, "player_added", player)
+            pipe.hset(keys.tournament_players(tid), pid, player.dumps())
+            self.audit_writes(pipe, tid, "player_added", player.as_dict())
             if not boards:  # still forming: kept as long again
                 self._keep(pipe, tid, self.store.settings.game_ttl_forming)
-            return player
+            return player.as_dict()
 
         return self.store.transact([keys.tournament(tid), keys.tournament_players(tid)], body)
 
@@ -160,21 +159,20 @@ class Tournaments:
         return JobOutcome.did(f"tournament and {len(boards)} boards expire in {seconds} s")
 
     # ------------------------------------------------------------ reading
-    def _players(self, tid: str) -> dict[str, dict]:
-        return {pid: json.loads(p) for pid, p in self.r.hgetall(keys.tournament_players(tid)).items()}
+    def _players(self, tid: str) -> dict[str, TournamentPlayer]:
+        return {p.id: p for p in TournamentPlayer.loads_all(self.r.hvals(keys.tournament_players(tid)))}
 
-    def _boards(self, tid: str) -> list[dict]:
-        found = [json.loads(b) for b in self.r.hvals(keys.tournament_boards(tid))]
-        return sorted(found, key=lambda b: (b["round"], b["board"]))
+    def _boards(self, tid: str) -> list[Board]:
+        return sorted(Board.loads_all(self.r.hvals(keys.tournament_boards(tid))), key=lambda b: (b.round, b.board))
 
     def view(self, tid: str) -> dict:
         t = self._record(tid)
-        players = sorted(self._players(tid).values(), key=lambda p: int(p["id"][1:]))
+        players = [p.as_dict() for p in sorted(self._players(tid).values(), key=lambda p: int(p.id[1:]))]
         return {"id": tid, "name": t.name, "system": t.system, "aggregate": t.aggregate,
                 "rounds": t.rounds, "tie_break": TIE_BREAK, "created_at": iso(t.created_at),
                 "players": players,
-                "boards": [{"round": b["round"], "board": b["board"], "game": b["game"], "seats": b["seats"],
-                            "status": self.r.hget(keys.game(b["game"]), "status")} for b in self._boards(tid)]}
+                "boards": [{**b.as_dict(), "status": self.r.hget(keys.game(b.game), "status")}
+                           for b in self._boards(tid)]}
 
     def audit(self, tid: str, token: str | None) -> list[dict]:
         self.director_record(tid, token)
@@ -193,7 +191,7 @@ class Tournaments:
             if not players or len(players) % 7:
                 raise Conflict(f"a draw seats every player at boards of seven; tournament '{tid}' has "
                                f"{len(players)} players (add players or seat the boards by hand)")
-            met = {frozenset(pair) for b in self._boards(tid) for pair in combinations(b["seats"].values(), 2)}
+            met = {frozenset(pair) for b in self._boards(tid) for pair in combinations(b.seats.values(), 2)}
             rng = secrets.SystemRandom()
             boards = []
             for table in draw(sorted(players), met):
@@ -227,17 +225,16 @@ class Tournaments:
                 seats = {}
                 for power in POWERS:
                     pid = board[power]
-                    player, player_token = self.games.join(game["id"], players[pid]["name"], power)
-                    seats[power] = {"player": pid, "name": players[pid]["name"], "token": player_token}
-                record = {"round": round_, "board": number, "game": game["id"],
-                          "seats": {p: s["player"] for p, s in seats.items()}}
+                    player, player_token = self.games.join(game["id"], players[pid].name, power)
+                    seats[power] = {"player": pid, "name": players[pid].name, "token": player_token}
+                record = Board(round_, number, game["id"], {p: s["player"] for p, s in seats.items()})
                 with self.r.pipeline(transaction=True) as pipe:
-                    pipe.hset(keys.tournament_boards(tid), game["id"], json.dumps(record))
+                    pipe.hset(keys.tournament_boards(tid), game["id"], record.dumps())
                     self._keep(pipe, tid, None)  # a board in play: kept until the last board ends
-                    self.audit_writes(pipe, tid, "board_created", record)
+                    self.audit_writes(pipe, tid, "board_created", record.as_dict())
                     versions.stamp(pipe)
                     pipe.execute()
-                made.append({**record, "seats": seats})
+                made.append({**record.as_dict(), "seats": seats})
         except Exception:
             if not made:
                 self.r.hdel(keys.tournament(tid), f"round_{round_}_claimed")
@@ -253,14 +250,14 @@ class Tournaments:
         per_player: dict[str, dict] = {pid: {"rounds": {}, "centers": {}} for pid in players}
         for r in range(1, t.rounds + 1):
             boards = []
-            for b in (b for b in self._boards(tid) if b["round"] == r):
-                g = self.r.hgetall(keys.game(b["game"]))
-                entry = {"board": b["board"], "game": b["game"], "status": g["status"], "end": None, "scores": {}}
-                if g["status"] == "finished":
-                    result = json.loads(g["result"])
+            for b in (b for b in self._boards(tid) if b.round == r):
+                g = GameRecord.restore(self.r.hgetall(keys.game(b.game)))
+                entry = {"board": b.board, "game": b.game, "status": str(g.status), "end": None, "scores": {}}
+                if g.status == GameStatus.FINISHED:
+                    result = g.result
                     scores = scoring.score(system, result)
                     entry["end"] = result["end"]
-                    for power, pid in b["seats"].items():
+                    for power, pid in b.seats.items():
                         entry["scores"][pid] = {"power": power, "score": scoring.as_numbers({0: scores[power]})[0],
                                                 "exact": str(scores[power]), "centers": result["centers"][power]}
                         per_player[pid]["rounds"][r] = scores[power]
@@ -274,7 +271,7 @@ class Tournaments:
             total = sum((s for _r, s in counted), Fraction(0))
             best = max((s for _r, s in played), default=Fraction(0))
             centers = sum(p["centers"][r] for r, _s in counted)
-            rows.append({"player": pid, "name": players[pid]["name"], "total": total, "best_game": best,
+            rows.append({"player": pid, "name": players[pid].name, "total": total, "best_game": best,
                          "centers": centers, "counted": sorted(r for r, _s in counted),
                          "rounds": {str(r): p["rounds"].get(r) for r in range(1, t.rounds + 1)}})
         key = lambda row: (row["total"], row["best_game"], row["centers"])  # noqa: E731

@@ -15,12 +15,11 @@ voted how or who proposed; the director also sees who proposed it and when.
 """
 from __future__ import annotations
 
-import json
 
 from ..core import keys, live
 from ..delivery import events
 from ..core.errors import Conflict, Forbidden, Invalid, NotFound
-from ..core.records import GameRecord, PlayerRecord
+from ..core.records import GameRecord, PlayerRecord, Proposal
 from ..core.store import iso, new_id
 
 
@@ -33,15 +32,15 @@ class Votes:
 
     # ------------------------------------------------------------ reading inside other changes
     @staticmethod
-    def open_proposals(pipe, gid: str) -> list[dict]:
+    def open_proposals(pipe, gid: str) -> list[Proposal]:
         """Read (before MULTI) the proposals still open."""
-        return [p for p in map(json.loads, pipe.hvals(keys.proposals(gid))) if p["status"] == "open"]
+        return [p for p in Proposal.loads_all(pipe.hvals(keys.proposals(gid))) if p.status == "open"]
 
-    def lapse(self, pipe, gid: str, proposals: list[dict], why: str) -> None:
+    def lapse(self, pipe, gid: str, proposals: list[Proposal], why: str) -> None:
         """Queue (after MULTI) the writes that let ``proposals`` lapse, unpassed."""
         for p in proposals:
-            lapsed = {**p, "status": "lapsed", "closed_at": self.store.now(), "closed_because": why}
-            pipe.hset(keys.proposals(gid), p["id"], json.dumps(lapsed))
+            lapsed = p.changed(status="lapsed", closed_at=self.store.now(), closed_because=why)
+            pipe.hset(keys.proposals(gid), p.id, lapsed.dumps())
             live.publish(self.store, pipe, self.games.table, gid, "vote", self.view(lapsed, False))
 
     # ------------------------------------------------------------ who votes
@@ -63,7 +62,7 @@ class Votes:
             raise Conflict(f"game '{g.id}' is {g.status}; proposals and votes are taken only while a "
                            "phase is open")
 
-    def _mine(self, gid: str, token: str | None, power: str) -> dict:
+    def _mine(self, gid: str, token: str | None, power: str) -> PlayerRecord:
         player = self.games.player_for(gid, token)
         if power not in player.powers:
             raise Forbidden(f"{power} is not your power; you play {', '.join(player.powers) or 'no power'}")
@@ -81,7 +80,7 @@ class Votes:
             if power not in survivors:
                 raise Conflict(f"{power} owns no supply centre; only a surviving power may propose")
             settings = g.settings
-            terms: dict = {"kind": kind}
+            terms: dict = {}
             if kind == "draw":
                 if to is not None:
                     raise Invalid("body.to: a draw has members, not a power conceded to")
@@ -105,11 +104,9 @@ class Votes:
                     raise Invalid(f"body.to: a concession is to one surviving power ({', '.join(survivors)})")
                 terms["to"] = to
             pid = new_id()
-            proposal = {"id": pid, **terms, "seq": g.seq, "phase": g.phase, "status": "open",
-                        "proposed_by": power, "player": player.id, "proposed_at": self.store.now(),
-                        "closed_at": None}
+            proposal = Proposal(pid, kind, g.seq, g.phase, power, player.id, self.store.now(), **terms)
             pipe.multi()
-            pipe.hset(keys.proposals(gid), pid, json.dumps(proposal))
+            pipe.hset(keys.proposals(gid), pid, proposal.dumps())
             pipe.hset(keys.ballots(gid, pid), power, "yes")
             live.publish(self.store, pipe, self.games.table, gid, "vote", self.view(proposal, False))
             return pid
@@ -119,7 +116,7 @@ class Votes:
             self.vote(gid, token, pid, power, "yes")  # passes at once if nobody else votes
         except Conflict:
             pass  # the phase closed meanwhile: the proposal has lapsed, as the view shows
-        return self.view(json.loads(self.r.hget(keys.proposals(gid), pid)), director=False)
+        return self.view(Proposal.loads(self.r.hget(keys.proposals(gid), pid)), director=False)
 
     def vote(self, gid: str, token: str | None, pid: str, power: str, vote: str) -> dict:
         self._mine(gid, token, power)
@@ -130,9 +127,9 @@ class Votes:
             raw = pipe.hget(keys.proposals(gid), pid)
             if raw is None:
                 raise NotFound(f"game '{gid}' has no proposal '{pid}'")
-            proposal = json.loads(raw)
-            if proposal["status"] != "open":
-                raise Conflict(f"proposal '{pid}' has {proposal['status']}; it takes no more votes")
+            proposal = Proposal.loads(raw)
+            if proposal.status != "open":
+                raise Conflict(f"proposal '{pid}' has {proposal.status}; it takes no more votes")
             self._votable(g)
             survivors, cd = self._voting(pipe, g)
             if power not in survivors:
@@ -142,18 +139,16 @@ class Votes:
             passed = all(ballots.get(p) == "yes" or (p in cd and cd_vote == "yes" and p not in ballots)
                          for p in survivors)
             if passed:
-                if proposal["kind"] == "draw":
-                    result = self.ending.result(pipe, g, [g.position], "draw",
-                                                members=proposal["members"])
+                if proposal.kind == "draw":
+                    result = self.ending.result(pipe, g, [g.position], "draw", members=proposal.members)
                 else:
-                    result = self.ending.result(pipe, g, [g.position], "concession",
-                                                conceded_to=proposal["to"])
-                others = [p for p in self.open_proposals(pipe, gid) if p["id"] != pid]
+                    result = self.ending.result(pipe, g, [g.position], "concession", conceded_to=proposal.to)
+                others = [p for p in self.open_proposals(pipe, gid) if p.id != pid]
             pipe.multi()
             pipe.hset(keys.ballots(gid, pid), power, vote)
             if passed:
-                closed = {**proposal, "status": "passed", "closed_at": self.store.now()}
-                pipe.hset(keys.proposals(gid), pid, json.dumps(closed))
+                closed = proposal.changed(status="passed", closed_at=self.store.now())
+                pipe.hset(keys.proposals(gid), pid, closed.dumps())
                 self.lapse(pipe, gid, others, "another proposal passed")
                 events.emit(self.store, pipe, self.games.table, gid, "vote_passed", pid, self.view(closed, False))
                 live.publish(self.store, pipe, self.games.table, gid, "vote", self.view(closed, False))
@@ -165,12 +160,11 @@ class Votes:
 
     # ------------------------------------------------------------ reading
     @staticmethod
-    def view(p: dict, director: bool) -> dict:
-        out = {"id": p["id"], "kind": p["kind"], "members": p.get("members"), "to": p.get("to"),
-               "phase": p["phase"], "status": p["status"]}
+    def view(p: Proposal, director: bool) -> dict:
+        out = {"id": p.id, "kind": p.kind, "members": p.members, "to": p.to, "phase": p.phase, "status": p.status}
         if director:
-            out |= {"proposed_by": p["proposed_by"], "proposed_at": iso(p["proposed_at"]),
-                    "closed_at": iso(p["closed_at"]), "closed_because": p.get("closed_because")}
+            out |= {"proposed_by": p.proposed_by, "proposed_at": iso(p.proposed_at), "closed_at": iso(p.closed_at),
+                    "closed_because": p.closed_because}
         return out
 
     def proposals(self, gid: str, token: str | None) -> list[dict]:
@@ -181,12 +175,12 @@ class Votes:
         mine: list[str] = []
         if token and not director:
             mine = viewer.player().powers
-        found = sorted(map(json.loads, self.r.hvals(keys.proposals(gid))), key=lambda p: p["proposed_at"])
+        found = sorted(Proposal.loads_all(self.r.hvals(keys.proposals(gid))), key=lambda p: p.proposed_at)
         out = []
         for p in found:
             view = self.view(p, director)
             if mine:
-                ballots = self.r.hmget(keys.ballots(gid, p["id"]), mine)
+                ballots = self.r.hmget(keys.ballots(gid, p.id), mine)
                 view["your_votes"] = {power: b for power, b in zip(mine, ballots) if b}
             out.append(view)
         return out

@@ -2,7 +2,6 @@
 and rollback and fork.  Every action is one transaction with its audit entry."""
 from __future__ import annotations
 
-import json
 
 from ...core import audit, keys
 from ...core.errors import Conflict, Forbidden, Invalid, Unauthorized
@@ -101,20 +100,20 @@ class Director:
                 raise Conflict(f"game '{gid}' is {g.status}; " + (
                     "it has no phase to go back to" if g.status == GameStatus.FORMING
                     else "a phase is being adjudicated: try again in a moment"))
-            history = [json.loads(h) for h in pipe.lrange(keys.history(gid), 0, -1)]
-            live = [(i, h) for i, h in enumerate(history) if not h.get("superseded")]
-            target = next((h for _i, h in live if h["seq"] == seq), None)
+            history = self.t.history(pipe, gid)
+            live = [(i, h) for i, h in enumerate(history) if not h.superseded]
+            target = next((h for _i, h in live if h.seq == seq), None)
             if target is None:
                 raise Invalid(f"body.seq: {seq} is not an adjudicated phase of the live history of game '{gid}'; "
-                              f"one of {[h['seq'] for _i, h in live]}")
+                              f"one of {[h.seq for _i, h in live]}")
             players = self.t.players(pipe, gid)
             lapsing = self.votes.open_proposals(pipe, gid)
             mark = {"by": "director", "at": iso(self.t.now()), "reason": reason, "restored_seq": g.seq + 1}
             pipe.multi()
-            superseded = [h for _i, h in live if h["seq"] >= seq]
+            superseded = [h for _i, h in live if h.seq >= seq]
             for i, h in live:
-                if h["seq"] >= seq:
-                    pipe.lset(keys.history(gid), i, json.dumps({**h, "superseded": mark}))
+                if h.seq >= seq:
+                    pipe.lset(keys.history(gid), i, h.changed(superseded=mark).dumps())
             streaks = self.seats.take_back(pipe, superseded)  # the record forgets the phases it removes
             if g.status == GameStatus.FINISHED:
                 self.seats.count_finish(pipe, players, -1)
@@ -122,9 +121,9 @@ class Director:
             pipe.delete(keys.orders(gid, g.seq), keys.ready(gid, g.seq))
             pipe.hset(keys.game(gid), mapping=GameRecord.encode(winner=None, ended_by=None, ended_at=None,
                                                                 result=None, branch=g.branch + 1, streaks=streaks))
-            position = {k: target["position"][k] for k in POSITION_FIELDS if k in target["position"]}
+            position = {k: target.position[k] for k in POSITION_FIELDS if k in target.position}
             self.t.open_phase(pipe, g, g.seq + 1, position, seated(players))
-            detail["superseded"] = [h["seq"] for _i, h in live if h["seq"] >= seq]
+            detail["superseded"] = [h.seq for h in superseded]
 
         return self._act(gid, token, "rollback", detail, change)
 
@@ -148,11 +147,11 @@ class Director:
                 raise Conflict(f"game '{gid}' has not started; name an adjudicated phase or wait for the start")
             position, seq, phase = g.position, g.seq, g.phase
         else:
-            found = next((h for h in self.views.history(gid) if h["seq"] == seq), None)
+            found = next((h for h in self.views.history(gid) if h.seq == seq), None)
             if found is None:
                 raise Invalid(f"body.seq: game '{gid}' has no adjudicated phase {seq}",
                               errors={"seq": ["not an adjudicated phase of this game"]})
-            position, phase = found["position"], found["phase"]
+            position, phase = found.position, found.phase
         settings = g.settings
         origin = {"game": gid, "seq": seq, "phase": phase}
         spec = {"variant": g.variant, "rules": public_rules(g.rules, g.phase), "deadlines": settings["deadlines"],

@@ -1,7 +1,6 @@
 """The end of a game: its §2.1 result (tournament-scoring.md) and the writes that finish it."""
 from __future__ import annotations
 
-import json
 
 from ...core import keys, live
 from ...core.machine import GAME, GameStatus
@@ -19,8 +18,7 @@ class Ending:
     @staticmethod
     def _live_positions(pipe, gid: str) -> list[dict]:
         """The position at the start of every adjudicated phase of the live branch, oldest first."""
-        return [h["position"] for h in map(json.loads, pipe.lrange(keys.history(gid), 0, -1))
-                if not h.get("superseded")]
+        return [h.position for h in GameTable.history(pipe, gid) if not h.superseded]
 
     def result(self, pipe, g: GameRecord, later: list[dict], end: str, members=(), conceded_to=None) -> dict:
         """Read (before MULTI) what the §2.1 result of ``g`` ending now needs; ``later`` are the

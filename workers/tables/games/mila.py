@@ -17,6 +17,7 @@ differences.  No I/O here: the game table stores what these return.
 from __future__ import annotations
 
 from ...core.errors import Invalid
+from ...core.records import HistoryEntry
 from ...core.store import iso
 from .table import engine
 
@@ -55,17 +56,17 @@ def _results(results: list[dict]) -> dict:
     return out
 
 
-def to_mila(game: dict, history: list[dict]) -> dict:
+def to_mila(game: dict, history: list[HistoryEntry]) -> dict:
     """The saved-game record of ``game`` (its public state) with ``history`` (its adjudicated phases)."""
     if game["variant"] != MAP:
         raise Invalid(f"format mila: MILA's records are of the standard map; game '{game['id']}' is "
                       f"{game['variant']}")
     powers = engine().variant_info(game["variant"])["powers"]
     phases = []
-    for h in (h for h in history if not h.get("superseded")):
-        phases.append({"name": h["phase"], "state": _state(h["position"], powers, game["id"]),
-                       "orders": {p: list(h["orders"].get(p, [])) for p in powers},
-                       "results": _results(h["results"]), "messages": []})
+    for h in (h for h in history if not h.superseded):
+        phases.append({"name": h.phase, "state": _state(h.position, powers, game["id"]),
+                       "orders": {p: list(h.orders.get(p, [])) for p in powers},
+                       "results": _results(h.results), "messages": []})
     if game.get("position"):
         phases.append({"name": game["phase"], "state": _state({**game["position"], "phase": game["phase"]},
                                                               powers, game["id"]),
@@ -143,9 +144,8 @@ def replay(saved: dict, rules: dict, now: float) -> tuple[list[dict], dict]:
         if differs:
             raise Invalid(f"{where} ({current['phase']}) does not reproduce the record: {differs} "
                           f"(MILA's known adjudication errors: docs/diplomacy.md)", phase=current["phase"])
-        records.append({"seq": i + 1, "phase": current["phase"], "closed_by": "imported", "attempts": 1,
-                        "adjudicated_at": iso(now),
-                        "position": {k: v for k, v in request.items() if k not in ("orders", "rules")},
-                        "orders": orders, "results": response["results"], "next_phase": ours["phase"]})
+        records.append(HistoryEntry(i + 1, current["phase"], "imported", 1,
+                                    {k: v for k, v in request.items() if k not in ("orders", "rules")},
+                                    orders, response["results"], ours["phase"], iso(now)))
         current = ours  # our own position, with the retreat options our rules give
     return records, current

@@ -1,12 +1,11 @@
 """Orders and readiness: what a player sends while a phase is open."""
 from __future__ import annotations
 
-import json
 
 from ...core import keys, live
 from ...core.errors import Conflict, Forbidden, Invalid
 from ...core.machine import GameStatus
-from ...core.records import GameRecord
+from ...core.records import GameRecord, encode_orders
 from .. import viewers
 from ...core.store import iso
 from .table import GameTable, engine
@@ -67,7 +66,7 @@ class Orders:
             waits = g.status == GameStatus.OPEN and (g.waiting or g.late)  # only then does a submission close it
             submitted = set(pipe.hkeys(keys.orders(gid, g.seq))) | {power} if waits else set()
             pipe.multi()
-            pipe.hset(keys.orders(gid, g.seq), power, json.dumps([r["order"] for r in checked["results"]]))
+            pipe.hset(keys.orders(gid, g.seq), power, encode_orders([r["order"] for r in checked["results"]]))
             self._tell(pipe, g, power=power, submitted=True)
             if waits:
                 self._maybe_close_waiting(pipe, g, submitted)

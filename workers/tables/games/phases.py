@@ -1,13 +1,12 @@
 """The jobs of a game: a phase's deadline, and its adjudication, each taken exactly once."""
 from __future__ import annotations
 
-import json
 import time
 
 from ...core import keys
 from ...core.machine import GAME, GameStatus
 from ...core.outcome import JobOutcome
-from ...core.records import GameRecord
+from ...core.records import GameRecord, HistoryEntry, decode_orders
 from ...core.store import ReadAhead, iso
 from ...delivery import events
 from .. import absences
@@ -102,7 +101,7 @@ class Phases:
         else:
             g, submitted = closed
         position = g.position
-        orders = {p: json.loads(o) for p, o in submitted.items()}
+        orders = {p: decode_orders(o) for p, o in submitted.items()}
         request = {"variant": g.variant, "rules": g.rules, "phase": position["phase"],
                    "units": position.get("units", {}), "centers": position.get("centers", {}),
                    "dislodged": position.get("dislodged", {}), "contested": position.get("contested", []),
@@ -122,13 +121,12 @@ class Phases:
             players = self.t.players(pipe, gid)  # seats may change while it adjudicates: watched
             powers = seated(players)
             tally = self.seats.tally(pipe, now, set(orders), players)
-            record = {"seq": seq, "phase": position["phase"], "closed_by": now.closed_by,
-                      "adjudicated_at": iso(self.t.now()), "attempts": now.attempts or 1,
-                      "position": {k: v for k, v in request.items() if k not in ("orders", "rules")}
-                      | {k: position[k] for k in ("retreat_options", "adjustments") if position.get(k)},
-                      "orders": orders, "results": response["results"],
-                      "next_phase": (response.get("next") or {}).get("phase"),
-                      "counted": tally.counted, "streaks_before": now.streaks or {}}
+            record = HistoryEntry(
+                seq, position["phase"], now.closed_by, now.attempts or 1,
+                {k: v for k, v in request.items() if k not in ("orders", "rules")}
+                | {k: position[k] for k in ("retreat_options", "adjustments") if position.get(k)},
+                orders, response["results"], (response.get("next") or {}).get("phase"), iso(self.t.now()),
+                tally.counted, now.streaks or {})
             nxt = response.get("next")
             winner = response.get("winner")
             ending = None
@@ -141,17 +139,17 @@ class Phases:
                 # which would otherwise adjudicate phase after phase on its own
                 ending = ("timeout", "no_player_left")
             if ending:
-                result = self.ending.result(pipe, now, [record["position"], nxt or record["position"]], ending[0])
+                result = self.ending.result(pipe, now, [record.position, nxt or record.position], ending[0])
             lapsing = self.votes.open_proposals(pipe, gid)
             heard = events.game_listeners(pipe, gid, now.tournament, players)
             pipe.multi()
-            pipe.rpush(keys.history(gid), json.dumps(record))
+            pipe.rpush(keys.history(gid), record.dumps())
             self.seats.count(pipe, now, tally)
             pipe.delete(keys.orders(gid, seq), keys.ready(gid, seq))
             self.votes.lapse(pipe, gid, lapsing, f"{position['phase']} was adjudicated")
             events.emit(self.t.store, pipe, self.t.table, gid, "phase_adjudicated", str(seq),
                         {"seq": seq, "phase": position["phase"], "results": response["results"],
-                         "next_phase": record["next_phase"], "map": map_links(gid, position["phase"])},
+                         "next_phase": record.next_phase, "map": map_links(gid, position["phase"])},
                         listeners=heard)
             if ending:
                 self.ending.finish(pipe, now, result, ending[1], nxt, winner=winner)

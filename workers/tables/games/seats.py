@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from ...core import audit, keys, live
 from ...core.errors import Conflict, Forbidden, NotFound
 from ...core.machine import GameStatus
-from ...core.records import GameRecord, PlayerRecord
+from ...core.records import GameRecord, HistoryEntry, PlayerRecord
 from ...core.store import hash_token, iso, new_token
 from ...delivery import events, mail
 from .. import lobby
@@ -224,13 +224,13 @@ class Seats:
             self.open_seat(pipe, g, seat, hashes, "missed_orders",
                            f"missed orders in {limit} movement phases in a row", by="service")
 
-    def take_back(self, pipe, superseded: list[dict]) -> dict:
+    def take_back(self, pipe, superseded: list[HistoryEntry]) -> dict:
         """Queue (after MULTI) the undoing of what the ``superseded`` history entries counted; returns the
         streaks as they were before the first of them."""
         for entry in superseded:
-            for account, counts in (entry.get("counted") or {}).items():
+            for account, counts in (entry.counted or {}).items():
                 self.t.accounts.count(pipe, account, **{k: -n for k, n in counts.items()})
-        return (superseded[0].get("streaks_before") or {}) if superseded else {}
+        return (superseded[0].streaks_before or {}) if superseded else {}
 
     def count_finish(self, pipe, players: list[PlayerRecord], sign: int = 1) -> None:
         """Queue (after MULTI): a game ends (``sign`` 1) or a rollback reopens it (-1) for the accounts

@@ -1,7 +1,6 @@
 """Making a game, joining it, and starting it."""
 from __future__ import annotations
 
-import json
 import secrets
 
 from ...core import audit, keys
@@ -67,7 +66,7 @@ class Setup:
             pipe.hset(keys.game(gid), mapping=record.save())
             pipe.expire(keys.game(gid), self.t.store.settings.game_ttl_forming)  # abandoned unless someone joins
             if history:
-                pipe.rpush(keys.history(gid), *(json.dumps(h) for h in history))
+                pipe.rpush(keys.history(gid), *(h.dumps() for h in history))
                 pipe.expire(keys.history(gid), self.t.store.settings.game_ttl_forming)
             if not tournament:  # a tournament's boards are seated by its director
                 lobby.enter(pipe, record)

@@ -7,7 +7,7 @@ from adjudicator import diplomacy
 from ...core import audit, keys, live
 from ...core.clock import Clock
 from ...core.machine import GAME, GameStatus
-from ...core.records import GameRecord, PlayerRecord
+from ...core.records import GameRecord, HistoryEntry, PlayerRecord
 from ...core.store import iso
 from ...delivery import reminders
 from .. import absences, lobby
@@ -50,6 +50,11 @@ class GameTable:
     def players(reader, gid: str) -> list[PlayerRecord]:
         """The game's seats, in the order their players joined."""
         return sorted(PlayerRecord.loads_all(reader.hvals(keys.players(gid))), key=lambda p: p.joined_at)
+
+    @staticmethod
+    def history(reader, gid: str) -> list[HistoryEntry]:
+        """The game's adjudicated phases, oldest first (superseded ones included)."""
+        return HistoryEntry.loads_all(reader.lrange(keys.history(gid), 0, -1))
 
     @staticmethod
     def seat(reader, gid: str, pid: str) -> PlayerRecord | None:

@@ -1,11 +1,11 @@
 """What a game shows: its public state, a player's own orders, its history, its result and scores, its audit."""
 from __future__ import annotations
 
-import json
 
 from adjudicator import scoring
 
 from ...core import audit, keys
+from ...core.records import HistoryEntry, decode_orders
 from ...core.errors import Conflict, Invalid, NotFound
 from ...core.machine import GameStatus
 from ...core.store import iso
@@ -75,10 +75,10 @@ class Views:
             }
         return state
 
-    def history(self, gid: str) -> list[dict]:
+    def history(self, gid: str) -> list[HistoryEntry]:
         if not self.t.r.exists(keys.game(gid)):
             raise NotFound(f"there is no game '{gid}'")
-        return [json.loads(h) for h in self.t.r.lrange(keys.history(gid), 0, -1)]
+        return self.t.history(self.t.r, gid)
 
     def own_orders(self, gid: str, token: str | None) -> dict:
         player = self.t.player_for(gid, token)
@@ -89,7 +89,7 @@ class Views:
         ready = self.t.r.smembers(keys.ready(gid, seq)) if seq else set()
         return {"phase": g.phase or None, "seq": seq, "player": player.id, "powers": {
             power: {"must_order": power in to_order, "ready": power in ready,
-                    "orders": json.loads(submitted[power]) if submitted.get(power) else None}
+                    "orders": decode_orders(submitted.get(power))}
             for power in player.powers}}
 
     def export(self, gid: str) -> dict:
