@@ -152,7 +152,7 @@ def main() -> int:
                 rids.append(created["resolution"]["id"])
             started = time.perf_counter()
             job_time = {"s": 0.0, "n": 0}
-            original_advance = store_advance = jobs.runtime().tables["resolution"].advance
+            original_advance = store_advance = jobs.runtime().steps["resolution"].advance
 
             def timed(*a, **k):
                 t = time.perf_counter()
@@ -162,7 +162,7 @@ def main() -> int:
                     job_time["s"] += time.perf_counter() - t
                     job_time["n"] += 1
 
-            jobs.runtime().tables["resolution"].advance = timed
+            jobs.runtime().steps["resolution"].advance = timed
             worker.work(burst=True)
             wall = time.perf_counter() - started
             steps = sum(len(r.hget(keys.resolution(rid), "log") and

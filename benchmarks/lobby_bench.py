@@ -30,12 +30,12 @@ def fill(games, n: int) -> None:
     for i in range(n):
         spec = {**BASE, "name": f"game {i}", "variant": VARIANTS[i % 3],
                 "visibility": "private" if i % 10 == 7 else "public"}
-        created, director = games.create_game(spec)
+        created, director = games.setup.create_game(spec)
         if i % 50 == 0 and spec["variant"] == "standard" and spec["visibility"] == "public":
-            games.join(created["id"], "A", "FRANCE")
-            games.join(created["id"], "B", "TURKEY")
-            games.start(created["id"], director)
-            games.open_seat(created["id"], director, "TURKEY", "benchmark")
+            games.setup.join(created["id"], "A", "FRANCE")
+            games.setup.join(created["id"], "B", "TURKEY")
+            games.setup.start(created["id"], director)
+            games.director.open_seat(created["id"], director, "TURKEY", "benchmark")
 
 
 def timed(call, rounds: int = 200) -> tuple[float, float]:

@@ -40,7 +40,7 @@ def games():
 
 def live_history(gid: str) -> list[HistoryEntry]:
     """The adjudicated phases that count (a rollback's superseded ones left out), oldest first."""
-    return [h for h in games().history(gid) if not h.superseded]
+    return [h for h in games().views.history(gid) if not h.superseded]
 
 
 def boards(state: dict, history: list[HistoryEntry]) -> list[Board]:
@@ -61,7 +61,7 @@ def boards(state: dict, history: list[HistoryEntry]) -> list[Board]:
 
 def board(gid: str, phase: str | None) -> tuple[dict, Board]:
     """The game's public state and the board of ``phase`` (None: the latest one)."""
-    state = games().public_state(gid)
+    state = games().views.public_state(gid)
     found = boards(state, live_history(gid))
     if phase is None:
         return state, found[-1]

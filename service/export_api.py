@@ -26,8 +26,8 @@ def export_game(game_id):
     if form not in FORMATS:
         raise ValidationError({"format": [f"one of {list(FORMATS)}"]}, where="query")
     if form == "mila":
-        return Response(json.dumps(games().export_mila(game_id)), mimetype="application/json")
-    return reply(schemas.GameExportSchema(), games().export(game_id))
+        return Response(json.dumps(games().views.export_mila(game_id)), mimetype="application/json")
+    return reply(schemas.GameExportSchema(), games().views.export(game_id))
 
 
 class ImportGameSchema(schemas.CreateGameSchema):
@@ -46,5 +46,5 @@ def import_game():
     body = load(ImportGameSchema())
     body.pop("format")
     saved = body.pop("game")
-    game, director_token = games().import_mila(body, saved)
+    game, director_token = games().setup.import_mila(body, saved)
     return reply(schemas.CreatedGameSchema(), {"game": game, "director_token": director_token}, 201)

@@ -21,7 +21,7 @@ def games() -> Games:
 # ---------------------------------------------------------------- games
 @bp.post("/v1/games")
 def create_game():
-    game, director_token = games().create_game(load(schemas.CreateGameSchema()))
+    game, director_token = games().setup.create_game(load(schemas.CreateGameSchema()))
     return reply(schemas.CreatedGameSchema(), {"game": game, "director_token": director_token}, 201)
 
 
@@ -42,47 +42,47 @@ def lobby():
 @bp.get("/v1/games/<not_import:game_id>")
 def get_game(game_id):
     return conditional("game", game_id, versions.VIEW,
-                       lambda: reply(schemas.GameSchema(), games().public_state(game_id)))
+                       lambda: reply(schemas.GameSchema(), games().views.public_state(game_id)))
 
 
 @bp.post("/v1/games/<game_id>/players")
 def join(game_id):
     body = load(schemas.JoinSchema())
     account = games().accounts.holder(token()) if token() else None  # an account token ties the seat
-    player, player_token = games().join(game_id, body["name"], body.get("power"), body.get("email"), account)
+    player, player_token = games().setup.join(game_id, body["name"], body.get("power"), body.get("email"), account)
     return reply(schemas.JoinedSchema(), {"player": player, "token": player_token,
-                                          "game": games().public_state(game_id)}, 201)
+                                          "game": games().views.public_state(game_id)}, 201)
 
 
 # ---------------------------------------------------------------- seats
 @bp.post("/v1/games/<game_id>/seats/<power>/open")
 def open_seat(game_id, power):
     body = load(schemas.OpenSeatSchema())
-    return reply(schemas.GameSchema(), games().open_seat(game_id, token(), power.upper(), body["reason"]))
+    return reply(schemas.GameSchema(), games().director.open_seat(game_id, token(), power.upper(), body["reason"]))
 
 
 @bp.post("/v1/games/<game_id>/seats/<power>/leave")
 def leave_seat(game_id, power):
-    games().leave(game_id, token(), power.upper())
-    return reply(schemas.GameSchema(), games().public_state(game_id))
+    games().seats.leave(game_id, token(), power.upper())
+    return reply(schemas.GameSchema(), games().views.public_state(game_id))
 
 
 @bp.get("/v1/games/<game_id>/history")
 def history(game_id):
     return conditional("game", game_id, versions.HISTORY,
-                       lambda: reply(schemas.HistorySchema(), {"game": game_id, "phases": games().history(game_id)}))
+                       lambda: reply(schemas.HistorySchema(), {"game": game_id, "phases": games().views.history(game_id)}))
 
 
 @bp.get("/v1/games/<game_id>/orders")
 def own_orders(game_id):
-    return reply(schemas.OwnOrdersSchema(), games().own_orders(game_id, token()))
+    return reply(schemas.OwnOrdersSchema(), games().views.own_orders(game_id, token()))
 
 
 @bp.put("/v1/games/<game_id>/orders/<power>")
 def submit_orders(game_id, power):
     body = load(schemas.OrdersSchema())
     return reply(schemas.SubmissionSchema(),
-                 games().submit_orders(game_id, token(), power.upper(), body["orders"], body.get("phase")))
+                 games().orders.submit(game_id, token(), power.upper(), body["orders"], body.get("phase")))
 
 
 @bp.delete("/v1/games/<game_id>/orders/<power>")
@@ -91,41 +91,41 @@ def clear_orders(game_id, power):
         query = schemas.ClearOrdersQuerySchema().load(request.args.to_dict())
     except ValidationError as e:
         raise ValidationError(e.messages, where="query")
-    return reply(schemas.SubmissionSchema(), games().clear_orders(game_id, token(), power.upper(), query.get("phase")))
+    return reply(schemas.SubmissionSchema(), games().orders.clear(game_id, token(), power.upper(), query.get("phase")))
 
 
 @bp.put("/v1/games/<game_id>/ready")
 def set_ready(game_id):
     body = load(schemas.ReadySchema())
-    return reply(schemas.ReadyStateSchema(), games().set_ready(game_id, token(), body["ready"]))
+    return reply(schemas.ReadyStateSchema(), games().orders.set_ready(game_id, token(), body["ready"]))
 
 
 # ---------------------------------------------------------------- director
 @bp.post("/v1/games/<game_id>/start")
 def start(game_id):
-    return reply(schemas.GameSchema(), games().start(game_id, token()))
+    return reply(schemas.GameSchema(), games().setup.start(game_id, token()))
 
 
 @bp.post("/v1/games/<game_id>/extend")
 def extend(game_id):
     body = load(schemas.ExtendSchema())
     until = body["deadline"].timestamp() if "deadline" in body else None
-    return reply(schemas.GameSchema(), games().extend(game_id, token(), body.get("seconds"), until))
+    return reply(schemas.GameSchema(), games().director.extend(game_id, token(), body.get("seconds"), until))
 
 
 @bp.post("/v1/games/<game_id>/pause")
 def pause(game_id):
-    return reply(schemas.GameSchema(), games().pause(game_id, token()))
+    return reply(schemas.GameSchema(), games().director.pause(game_id, token()))
 
 
 @bp.post("/v1/games/<game_id>/resume")
 def resume(game_id):
-    return reply(schemas.GameSchema(), games().resume(game_id, token()))
+    return reply(schemas.GameSchema(), games().director.resume(game_id, token()))
 
 
 @bp.post("/v1/games/<game_id>/adjudicate")
 def force(game_id):
-    return reply(schemas.GameSchema(), games().force(game_id, token()))
+    return reply(schemas.GameSchema(), games().director.force(game_id, token()))
 
 
 # ---------------------------------------------------------------- absences
@@ -159,32 +159,32 @@ def cancel_absence(game_id, absence_id):
 @bp.post("/v1/games/<game_id>/end")
 def end_game(game_id):
     body = load(schemas.EndSchema())
-    return reply(schemas.GameSchema(), games().end_game(game_id, token(), body["reason"]))
+    return reply(schemas.GameSchema(), games().director.end_game(game_id, token(), body["reason"]))
 
 
 @bp.put("/v1/games/<game_id>/last-year")
 def set_last_year(game_id):
     body = load(schemas.LastYearSchema())
-    return reply(schemas.GameSchema(), games().set_last_year(game_id, token(), body["year"]))
+    return reply(schemas.GameSchema(), games().director.set_last_year(game_id, token(), body["year"]))
 
 
 @bp.post("/v1/games/<game_id>/rollback")
 def rollback(game_id):
     body = load(schemas.RollbackSchema())
-    return reply(schemas.GameSchema(), games().rollback(game_id, token(), body["seq"], body["reason"]))
+    return reply(schemas.GameSchema(), games().director.rollback(game_id, token(), body["seq"], body["reason"]))
 
 
 @bp.post("/v1/games/<game_id>/fork")
 def fork(game_id):
     body = load(schemas.ForkSchema())
     seq = body.pop("seq", None)
-    game, director_token = games().fork(game_id, token(), seq, body)
+    game, director_token = games().director.fork(game_id, token(), seq, body)
     return reply(schemas.CreatedGameSchema(), {"game": game, "director_token": director_token}, 201)
 
 
 @bp.get("/v1/games/<game_id>/audit")
 def audit(game_id):
-    return reply(schemas.AuditSchema(), {"game": game_id, "entries": games().audit(game_id, token())})
+    return reply(schemas.AuditSchema(), {"game": game_id, "entries": games().views.audit(game_id, token())})
 
 
 # ---------------------------------------------------------------- game end
@@ -208,9 +208,9 @@ def vote(game_id, proposal_id, power):
 
 @bp.get("/v1/games/<game_id>/result")
 def result(game_id):
-    return reply(schemas.GameResultSchema(), games().result(game_id))
+    return reply(schemas.GameResultSchema(), games().views.result(game_id))
 
 
 @bp.get("/v1/games/<game_id>/scores/<system>")
 def scores(game_id, system):
-    return reply(schemas.GameScoresSchema(), games().scores(game_id, system))
+    return reply(schemas.GameScoresSchema(), games().views.scores(game_id, system))

@@ -47,7 +47,7 @@ def describe(b: boards.Board) -> str:
 @bp.get("/games/<game_id>")
 def game_page(game_id):
     phase = _phase_query()
-    state = boards.games().public_state(game_id)
+    state = boards.games().views.public_state(game_id)
     every = boards.boards(state, boards.live_history(game_id))
     current = every[-1]
     chosen = current

@@ -37,4 +37,4 @@ def read(game_id):
 def set_rules(game_id):
     body = load(schemas.PressRulesChangeSchema())
     press().set_rules(game_id, token(), body["press"])
-    return reply(schemas.GameSchema(), current_app.extensions["games"].public_state(game_id))
+    return reply(schemas.GameSchema(), current_app.extensions["games"].views.public_state(game_id))

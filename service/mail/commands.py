@@ -258,7 +258,7 @@ class Inbox:
     def c_game(self, s, args):
         if len(args) != 1:
             raise GameError("GAME takes the game's id: GAME <id>")
-        state = self.games.public_state(_id(args[0]))
+        state = self.games.views.public_state(_id(args[0]))
         if s.gid != state["id"]:
             s.player, s.token, s.director = None, None, False
         s.gid = state["id"]
@@ -280,14 +280,14 @@ class Inbox:
         if not args:
             raise GameError("SIGNON takes the game, then the power if powers are chosen, then your name")
         gid = _id(args[0])
-        state = self.games.public_state(gid)
+        state = self.games.views.public_state(gid)
         powers = {p for grp in _variant_players(state["variant"]) for p in grp}
         power = args[1].upper() if len(args) > 1 and args[1].upper() in powers else None
         name = " ".join(args[2 if power else 1:]) or s.sender_name or s.sender.partition("@")[0]
         body = schemas.JoinSchema().load({"name": name[:50], **({"power": power} if power else {}),
                                           "email": s.sender})
         account = self.games.accounts.holder(s.account_token) if s.account_token else None
-        _joined, token = self.games.join(gid, body["name"], body.get("power"), body["email"], account)
+        _joined, token = self.games.setup.join(gid, body["name"], body.get("power"), body["email"], account)
         player = self.games.core.player_for(gid, token)
         s.gid, s.token, s.player, s.director = gid, token, player, False
         return (f"Signed on to game {gid} as {player.name}, player {player.id}"
@@ -305,25 +305,25 @@ class Inbox:
     def c_clear(self, s, args):
         power = self._power(s, args)
         phase = next((a.upper() for a in args if PHASE.match(a.upper())), None)
-        done = self.games.clear_orders(s.gid, s.token, power, phase)
+        done = self.games.orders.clear(s.gid, s.token, power, phase)
         return f"Cleared the orders of {done['power']} for {done['phase']}."
 
     def c_ready(self, s, args):
         self._need_player(s)
-        done = self.games.set_ready(s.gid, s.token, True)
+        done = self.games.orders.set_ready(s.gid, s.token, True)
         return f"{', '.join(done['powers'])} ready in {done['phase']}; ready now: {', '.join(done['ready'])}."
 
     def c_notready(self, s, args):
         self._need_player(s)
-        done = self.games.set_ready(s.gid, s.token, False)
+        done = self.games.orders.set_ready(s.gid, s.token, False)
         return f"{', '.join(done['powers'])} not ready in {done['phase']}."
 
     def c_status(self, s, args):
         gid = self._game(s)
-        state = self.games.public_state(gid)
+        state = self.games.views.public_state(gid)
         text = outbox.state_text(state)
         if s.player:
-            own = self.games.own_orders(gid, s.token)
+            own = self.games.views.own_orders(gid, s.token)
             for power, mine in own["powers"].items():
                 orders = mine["orders"]
                 if not mine["must_order"]:
@@ -335,7 +335,7 @@ class Inbox:
 
     def c_history(self, s, args):
         gid = self._game(s)
-        phases = self.games.history(gid)
+        phases = self.games.views.history(gid)
         if not phases:
             return "No phase has been adjudicated yet."
         wanted = args[0].upper() if args else None
@@ -431,7 +431,7 @@ class Inbox:
             power = self._power(s, block["args"])
             phase = next((a.upper() for a in block["args"] if PHASE.match(a.upper())), None)
             body = schemas.OrdersSchema().load({"orders": block["lines"], **({"phase": phase} if phase else {})})
-            done = self.games.submit_orders(s.gid, s.token, power, body["orders"], body.get("phase"))
+            done = self.games.orders.submit(s.gid, s.token, power, body["orders"], body.get("phase"))
             out.append(f"  Stored {len(done['orders'])} order{'s' * (len(done['orders']) != 1)} for "
                        f"{done['power']} in {done['phase']} (they replace any earlier ones):")
             out.append(_readings(done["orders"]))

@@ -104,7 +104,7 @@ def command(inbox, s, msg: Incoming, start: int, end: int) -> list[str]:
     out = [f"> {lines[start]}", f"  ({end - start - 1 if end < len(lines) else len(lines) - start - 1} lines)"]
     try:
         inbox._need_player(s)
-        state = inbox.games.public_state(s.gid)
+        state = inbox.games.views.public_state(s.gid)
         spec = header(lines[start], state["variant"])
         power = inbox._power(s, [spec["sender"]] if spec["sender"] else [])
         shown = inbox.games.press.send(s.gid, s.token, power, spec["to"], body(msg, start, end), spec["grey"],

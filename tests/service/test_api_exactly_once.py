@@ -33,7 +33,7 @@ def test_racing_adjudications_commit_once(api, inproc, redis_url):
 
         def run():
             barrier.wait()
-            outcomes.append(store.advance(game.id, 1))
+            outcomes.append(store.phases.advance(game.id, 1))
 
         threads = [threading.Thread(target=run) for _ in range(4)]
         for t in threads:
@@ -54,8 +54,8 @@ def test_racing_adjudications_commit_once(api, inproc, redis_url):
         assert [h["phase"] for h in game.history()] == ["S1901M"]
         assert game.state()["phase"] == "F1901M"
         # a late re-run of the deadline job for the old phase is a no-op too
-        assert store.close_at_deadline(game.id, 1, 0) is False
-        assert not store.advance(game.id, 1).done
+        assert store.phases.close_at_deadline(game.id, 1, 0) is False
+        assert not store.phases.advance(game.id, 1).done
         assert len(game.history()) == 1
 
 

@@ -117,8 +117,8 @@ def test_the_record_through_a_whole_game(api, inproc, monkeypatch):
     # a replayed adjudication job, or deadline job, counts nothing twice
     games = Games(inproc.store)
     seq = game.history()[-1]["seq"]
-    assert not games.advance(gid, seq).done
-    assert not games.on_deadline(gid, seq, 0).done
+    assert not games.phases.advance(gid, seq).done
+    assert not games.phases.on_deadline(gid, seq, 0).done
     expect(api, ann, games=1, phases_due=3, phases_on_time=3)
 
     # the end: finished for the accounts holding a seat

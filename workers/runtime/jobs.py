@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from ..core import settings
 from ..core.store import Store
@@ -28,15 +29,27 @@ from ..core.outcome import JobOutcome
 log = logging.getLogger(__name__)
 
 
+class Steps(Protocol):
+    """What the jobs ask of a table whose steps follow one another: a game's phases, a resolution's steps."""
+
+    def advance(self, tid: str, seq: int, stall: float = 0.0) -> JobOutcome:
+        """Take step ``seq``, which needs nobody now (a closed phase, server dice, a bot); once."""
+
+    def on_deadline(self, tid: str, seq: int, deadline: int, stall: float = 0.0) -> JobOutcome:
+        """Step ``seq``'s deadline ``deadline`` has come (a superseded one does nothing)."""
+
+
 @dataclass
 class Runtime:
     """What the jobs of one process work on: its store and the tables built on it."""
 
     store: Store
-    tables: dict = field(init=False)
+    games: Games = field(init=False)
+    steps: dict[str, Steps] = field(init=False)
 
     def __post_init__(self):
-        self.tables = {"game": Games(self.store), "resolution": Resolutions(self.store)}
+        self.games = Games(self.store)
+        self.steps = {"game": self.games.phases, "resolution": Resolutions(self.store)}
 
 
 _runtime: Runtime | None = None
@@ -62,7 +75,7 @@ def runtime() -> Runtime:
 def advance(table: str, tid: str, seq: int) -> JobOutcome:
     """Take step ``seq`` of a table that needs nobody now (a closed phase, server dice, a bot)."""
     rt = runtime()
-    return rt.tables[table].advance(tid, seq, stall=rt.store.settings.fault_stall_seconds)
+    return rt.steps[table].advance(tid, seq, stall=rt.store.settings.fault_stall_seconds)
 
 
 @observe.job
@@ -70,7 +83,7 @@ def advance(table: str, tid: str, seq: int) -> JobOutcome:
 def on_deadline(table: str, tid: str, seq: int, deadline: int) -> JobOutcome:
     """A step's deadline has come; a superseded deadline makes it a no-op."""
     rt = runtime()
-    return rt.tables[table].on_deadline(tid, seq, deadline, stall=rt.store.settings.fault_stall_seconds)
+    return rt.steps[table].on_deadline(tid, seq, deadline, stall=rt.store.settings.fault_stall_seconds)
 
 
 class DeadlinesFailed(Exception):
@@ -139,4 +152,4 @@ def deliver_webhook(hid: str, event: dict) -> JobOutcome:
 @observe.job
 def tournament_board_ended(tid: str) -> JobOutcome:
     """A board of tournament ``tid`` ended: once every board has, the tournament and its boards expire."""
-    return Tournaments(runtime().tables["game"]).expire_when_over(tid)
+    return Tournaments(runtime().games).expire_when_over(tid)

@@ -46,9 +46,9 @@ def view(a: Absence) -> dict:
 class Absences:
     """Declaring, deciding and cancelling absences, with the game's tokens."""
 
-    def __init__(self, games):
-        """``games``: the games' ``GameTable`` (or anything with its ``load``, ``player_for``, ``check_director``)."""
-        self.games, self.store, self.r = games, games.store, games.r
+    def __init__(self, table):
+        """``table``: the games' ``GameTable``."""
+        self.t, self.store, self.r = table, table.store, table.r
 
     def list(self, gid: str) -> list[dict]:
         if not self.r.exists(keys.game(gid)):
@@ -56,24 +56,24 @@ class Absences:
         return [view(a) for a in sorted(Absence.loads_all(self.r.hvals(keys.absences(gid))), key=lambda a: a.start)]
 
     def declare(self, gid: str, token: str | None, start: float, end: float) -> dict:
-        player = self.games.player_for(gid, token)
+        player = self.t.player_for(gid, token)
         start, end = int(start), math.ceil(end)
         if not (FIRST_MOMENT <= start and end <= LAST_MOMENT):  # checked before it is stored: every view shows it
             raise Invalid(f"body.end: an absence lies between {iso(FIRST_MOMENT)} and {iso(LAST_MOMENT)}")
         if end <= start:
             raise Invalid("body.end: the absence must end after it starts")
-        if end <= self.games.store.now():
+        if end <= self.t.store.now():
             raise Invalid("body.end: the absence is already over")
         if end - start > MAX_DAYS * 86400:
             raise Invalid(f"body.end: an absence lasts at most {MAX_DAYS} days")
 
         def body(pipe):
-            g = self.games.load(pipe, gid)
+            g = self.t.load(pipe, gid)
             if g.status == "finished":
                 raise Conflict(f"game '{gid}' is over")
             auto = policy(g.settings)["approval"] == "auto"
             aid = f"a{pipe.hlen(keys.absences(gid)) + 1}"
-            absence = Absence(aid, player.id, player.powers, start, end, self.games.store.now(),
+            absence = Absence(aid, player.id, player.powers, start, end, self.t.store.now(),
                               "approved" if auto else "pending")
             pipe.multi()
             pipe.hset(keys.absences(gid), aid, absence.dumps())
@@ -83,7 +83,7 @@ class Absences:
 
     def _change(self, gid: str, aid: str, check, status: str) -> dict:
         def body(pipe):
-            g = self.games.load(pipe, gid)
+            g = self.t.load(pipe, gid)
             raw = pipe.hget(keys.absences(gid), aid)
             if raw is None:
                 raise NotFound(f"game '{gid}' has no absence '{aid}'")
@@ -100,12 +100,12 @@ class Absences:
 
     def decide(self, gid: str, token: str | None, aid: str, status: str) -> dict:
         """The director approves or rejects an absence."""
-        return self._change(gid, aid, lambda g, a: self.games.check_director(g, token), status)
+        return self._change(gid, aid, lambda g, a: self.t.check_director(g, token), status)
 
     def cancel(self, gid: str, token: str | None, aid: str) -> dict:
         """The player who declared an absence, or the director, cancels it."""
         def check(g, absence):
-            viewer = self.games.who(gid, token)
+            viewer = self.t.who(gid, token)
             if viewer.is_director:
                 return
             player = viewer.player()

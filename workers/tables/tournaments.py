@@ -220,12 +220,12 @@ class Tournaments:
                 spec = {"variant": "standard", "rules": {}, "deadlines": {}, "assignment": "chosen",
                         "missed_orders": "hold", **options,
                         "name": options.get("name") or f"{t.name or tid}: round {round_}, board {number}"}
-                game, _none = self.games.create_game(spec, director=t.director, tournament=tid, round_=round_,
+                game, _none = self.games.setup.create_game(spec, director=t.director, tournament=tid, round_=round_,
                                                      where="body.game")
                 seats = {}
                 for power in POWERS:
                     pid = board[power]
-                    player, player_token = self.games.join(game["id"], players[pid].name, power)
+                    player, player_token = self.games.setup.join(game["id"], players[pid].name, power)
                     seats[power] = {"player": pid, "name": players[pid].name, "token": player_token}
                 record = Board(round_, number, game["id"], {p: s["player"] for p, s in seats.items()})
                 with self.r.pipeline(transaction=True) as pipe:

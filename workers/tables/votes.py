@@ -26,7 +26,7 @@ from ..core.store import iso, new_id
 class Votes:
     def __init__(self, table, ending):
         """``table``: the games' ``GameTable``; ``ending``: their ``Ending`` (what a passed vote ends with)."""
-        self.games, self.ending = table, ending
+        self.t, self.ending = table, ending
         self.store = table.store
         self.r = table.r
 
@@ -41,7 +41,7 @@ class Votes:
         for p in proposals:
             lapsed = p.changed(status="lapsed", closed_at=self.store.now(), closed_because=why)
             pipe.hset(keys.proposals(gid), p.id, lapsed.dumps())
-            live.publish(self.store, pipe, self.games.table, gid, "vote", self.view(lapsed, False))
+            live.publish(self.store, pipe, self.t.table, gid, "vote", self.view(lapsed, False))
 
     # ------------------------------------------------------------ who votes
     @staticmethod
@@ -63,7 +63,7 @@ class Votes:
                            "phase is open")
 
     def _mine(self, gid: str, token: str | None, power: str) -> PlayerRecord:
-        player = self.games.player_for(gid, token)
+        player = self.t.player_for(gid, token)
         if power not in player.powers:
             raise Forbidden(f"{power} is not your power; you play {', '.join(player.powers) or 'no power'}")
         return player
@@ -74,7 +74,7 @@ class Votes:
         player = self._mine(gid, token, power)
 
         def body(pipe):
-            g = self.games.load(pipe, gid)
+            g = self.t.load(pipe, gid)
             self._votable(g)
             survivors, _cd = self._voting(pipe, g)
             if power not in survivors:
@@ -108,7 +108,7 @@ class Votes:
             pipe.multi()
             pipe.hset(keys.proposals(gid), pid, proposal.dumps())
             pipe.hset(keys.ballots(gid, pid), power, "yes")
-            live.publish(self.store, pipe, self.games.table, gid, "vote", self.view(proposal, False))
+            live.publish(self.store, pipe, self.t.table, gid, "vote", self.view(proposal, False))
             return pid
 
         pid = self.store.transact([keys.game(gid), keys.proposals(gid), keys.players(gid)], body)
@@ -122,7 +122,7 @@ class Votes:
         self._mine(gid, token, power)
 
         def body(pipe):
-            g = self.games.load(pipe, gid)
+            g = self.t.load(pipe, gid)
             pipe.watch(keys.ballots(gid, pid))
             raw = pipe.hget(keys.proposals(gid), pid)
             if raw is None:
@@ -150,8 +150,8 @@ class Votes:
                 closed = proposal.changed(status="passed", closed_at=self.store.now())
                 pipe.hset(keys.proposals(gid), pid, closed.dumps())
                 self.lapse(pipe, gid, others, "another proposal passed")
-                events.emit(self.store, pipe, self.games.table, gid, "vote_passed", pid, self.view(closed, False))
-                live.publish(self.store, pipe, self.games.table, gid, "vote", self.view(closed, False))
+                events.emit(self.store, pipe, self.t.table, gid, "vote_passed", pid, self.view(closed, False))
+                live.publish(self.store, pipe, self.t.table, gid, "vote", self.view(closed, False))
                 self.ending.finish(pipe, g, result, "vote")
             return "passed" if passed else "open"
 
@@ -170,7 +170,7 @@ class Votes:
     def proposals(self, gid: str, token: str | None) -> list[dict]:
         """Every proposal of the game, oldest first: the terms and status for anyone; the
         caller's own ballots with a player token; who proposed and when with the director's."""
-        viewer = self.games.who(gid, token)
+        viewer = self.t.who(gid, token)
         director = viewer.is_director
         mine: list[str] = []
         if token and not director:

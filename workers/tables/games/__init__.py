@@ -28,7 +28,6 @@ from ..absences import Absences
 from ..press import Press
 from ..lobby import Lobby
 from ..votes import Votes
-from . import mila
 from .director import Director
 from .ending import Ending
 from .orders import Orders
@@ -42,7 +41,11 @@ __all__ = ["Games", "engine"]
 
 
 class Games:
-    """All reads and writes of Diplomacy games."""
+    """The parts of the Diplomacy games table, each built once on the one :class:`GameTable`.
+
+    A caller names the part it means: ``games.orders.submit``, ``games.views.public_state``,
+    ``games.director.rollback``.  The jobs take steps through ``games.phases`` (``advance``,
+    ``on_deadline``: the shape ``workers.runtime.jobs.Steps`` asks of every table)."""
 
     table = "game"
 
@@ -51,39 +54,13 @@ class Games:
         self.core = GameTable(store)
         self.accounts = self.core.accounts
         self.seats = Seats(self.core)
-        ending = Ending(self.core, self.seats)
-        self.votes = Votes(self.core, ending)
+        self.ending = Ending(self.core, self.seats)
+        self.votes = Votes(self.core, self.ending)
         self.absences = Absences(self.core)
         self.press = Press(self.core)
-        views = Views(self.core, self.seats)
-        setup = Setup(self.core, views, self.seats)
-        orders, phases = Orders(self.core), Phases(self.core, ending, self.votes, self.seats)
-        director = Director(self.core, ending, self.votes, setup, views, self.seats)
-        # the public operations, each the one of its part
-        self.player_for, self.check_director = self.core.player_for, self.core.check_director
-        self.create_game, self.join, self.start = setup.create_game, setup.join, setup.start
-        self.public_state, self.player_view, self.history = views.public_state, views.player_view, views.history
-        self.own_orders, self.export, self.audit = views.own_orders, views.export, views.audit
-        self.result, self.scores = views.result, views.scores
-        self.submit_orders, self.clear_orders, self.set_ready = orders.submit, orders.clear, orders.set_ready
-        self.advance, self.on_deadline, self.close_at_deadline = phases.advance, phases.on_deadline, \
-            phases.close_at_deadline
-        self.extend, self.pause, self.resume, self.force = director.extend, director.pause, director.resume, \
-            director.force
-        self.end_game, self.set_last_year = director.end_game, director.set_last_year
-        self.rollback, self.fork = director.rollback, director.fork
-        self.open_seat, self.leave = director.open_seat, self.seats.leave
+        self.views = Views(self.core, self.seats)
+        self.setup = Setup(self.core, self.views, self.seats)
+        self.orders = Orders(self.core)
+        self.phases = Phases(self.core, self.ending, self.votes, self.seats)
+        self.director = Director(self.core, self.ending, self.votes, self.setup, self.views, self.seats)
         self.lobby = Lobby(store)
-        self._setup = setup
-
-    def export_mila(self, gid: str) -> dict:
-        """The game as a MILA saved-game record (workers.tables.games.mila)."""
-        return mila.to_mila(self.public_state(gid), self.history(gid))
-
-    def import_mila(self, spec: dict, saved: dict) -> tuple[dict, str]:
-        """A new game (forming, with a director token) at the last phase of the MILA record ``saved``,
-        whose phases, replayed through our engine, are its history; 422 naming the first that differs."""
-        history, position = mila.replay(saved, spec.get("rules", {}), self.store.now())
-        start = {k: position[k] for k in ("phase", "units", "centers", "dislodged", "contested", "retreat_options",
-                                          "adjustments") if k in position}
-        return self._setup.create_game({**spec, "variant": mila.MAP, "start": start}, history=history)

@@ -12,6 +12,7 @@ from ...delivery import mail, reminders
 from .. import absences, lobby, press, results
 from .seats import DEFAULT_OPEN_SEAT_AFTER, Seats
 from .table import POSITION_FIELDS, GameTable, engine, seated
+from . import mila
 from .views import Views
 
 DEFAULT_DEADLINES = {"first_movement": 35 * 60, "movement": 20 * 60, "retreat": 5 * 60, "adjustment": 5 * 60}
@@ -72,6 +73,13 @@ class Setup:
                 lobby.enter(pipe, record)
             pipe.execute()
         return self.views.public_state(gid), token
+
+    def import_mila(self, spec: dict, saved: dict) -> tuple[dict, str]:
+        """A new game (forming, with a director token) at the last phase of the MILA record ``saved``,
+        whose phases, replayed through our engine, are its history; 422 naming the first that differs."""
+        history, position = mila.replay(saved, spec.get("rules", {}), self.t.now())
+        start = {k: position[k] for k in POSITION_FIELDS if k in position}
+        return self.create_game({**spec, "variant": mila.MAP, "start": start}, history=history)
 
     def join(self, gid: str, name: str, power: str | None, email: str | None = None,
              account: str | None = None) -> tuple[dict, str]:

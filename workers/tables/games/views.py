@@ -11,6 +11,7 @@ from ...core.machine import GameStatus
 from ...core.store import iso
 from .. import absences, press
 from .seats import Seats
+from . import mila
 from .table import GameTable
 
 VIEW_POSITION = ("units", "centers", "dislodged", "contested", "retreat_options", "adjustments")
@@ -120,3 +121,7 @@ class Views:
     def audit(self, gid: str, token: str | None) -> list[dict]:
         self.t.check_director(self.t.load(self.t.r, gid), token)
         return audit.read(self.t.r, self.t.table, gid)
+
+    def export_mila(self, gid: str) -> dict:
+        """The game as a MILA saved-game record (``workers.tables.games.mila``)."""
+        return mila.to_mila(self.public_state(gid), self.history(gid))
