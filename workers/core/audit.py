@@ -12,5 +12,6 @@ def record(pipe, table: str, tid: str, at: float, action: str, detail: dict, by:
     pipe.rpush(keys.audit(table, tid), AuditEntry(iso(at), action, by, detail).dumps())
 
 
-def read(r, table: str, tid: str) -> list[AuditEntry]:
-    return AuditEntry.loads_all(r.lrange(keys.audit(table, tid), 0, -1))
+def read(r, table: str, tid: str) -> list[dict]:
+    """The table's audit log, oldest first, as its views show it."""
+    return [e.as_dict() for e in AuditEntry.loads_all(r.lrange(keys.audit(table, tid), 0, -1))]
