@@ -159,7 +159,7 @@ def cancel_absence(game_id, absence_id):
 @bp.post("/v1/games/<game_id>/end")
 def end_game(game_id):
     body = load(schemas.EndSchema())
-    return reply(schemas.GameSchema(), games().director.end_game(game_id, token(), body["reason"]))
+    return reply(schemas.GameSchema(), games().director.end_game(game_id, token(), body["reason"], body.get("result")))
 
 
 @bp.put("/v1/games/<game_id>/last-year")

@@ -332,8 +332,29 @@ class VoteSchema(Schema):
     vote = fields.String(required=True, validate=validate.OneOf(["yes", "no"]))
 
 
+TABLE_TERMS = {"draw": "members", "solo": "winner", "concession": "to"}  # what each end names
+
+
+class TableResultSchema(Schema):
+    """A result recorded at the table: how the game ended, and the centres counted there (a board not
+    played on the service); without ``centers``, the centres as they stand on the service's board."""
+
+    end = fields.String(required=True, validate=validate.OneOf(["draw", "solo", "concession", "timeout"]))
+    members = fields.List(_Upper(validate=POWER), validate=validate.Length(min=2, max=7))
+    winner = _Upper(validate=POWER)
+    to = _Upper(validate=POWER)
+    centers = fields.Dict(keys=_Upper(validate=POWER), values=fields.Integer(strict=True, validate=validate.Range(0, 34)))
+
+    @validates_schema
+    def _terms(self, data, **kwargs):
+        for end, name in TABLE_TERMS.items():
+            if (data.get("end") == end) != (name in data):
+                raise ValidationError(f"'{name}' goes with end {end}, and a {end} names it", name)
+
+
 class EndSchema(Schema):
     reason = fields.String(load_default="", validate=validate.Length(max=500))
+    result = fields.Nested(TableResultSchema)
 
 
 class LastYearSchema(Schema):

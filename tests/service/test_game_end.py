@@ -207,3 +207,41 @@ def test_a_game_whose_players_have_no_unit_left_ends_instead_of_running_on_alone
     assert state["ended_by"] == "no_player_left" and state["phase"] == "S1906M"
     assert [h["phase"] for h in game.history()] == ["F1905M", "W1905A"]
     assert api.get(f"{game.path}/result").json()["result"]["end"] == "timeout"
+
+
+def test_a_result_recorded_at_the_table(api):
+    """A face-to-face board: the director records the draw the table agreed, or the centres counted
+    there, without playing the phases on the service; a result that cannot be is refused."""
+    game = new_game(api)
+    drawn = api.post(f"{game.path}/end", token=game.director,
+                     json={"reason": "table 3", "result": {"end": "draw", "members": ["FRANCE", "ENGLAND"]}})
+    assert drawn.status_code == 200, drawn.text
+    result = api.get(f"{game.path}/result").json()["result"]
+    assert result["end"] == "draw" and result["draw_members"] == ["ENGLAND", "FRANCE"]
+    counted = new_game(api)
+    centers = {"FRANCE": 18, "ENGLAND": 6, "GERMANY": 10}
+    solo = api.post(f"{counted.path}/end", token=counted.director,
+                    json={"result": {"end": "solo", "winner": "FRANCE", "centers": centers}})
+    assert solo.status_code == 200, solo.text
+    assert solo.json()["winner"] == "FRANCE"
+    assert api.get(f"{counted.path}/result").json()["result"]["centers"]["FRANCE"] == 18
+    refused = new_game(api)
+    no_solo = api.post(f"{refused.path}/end", token=refused.director,
+                       json={"result": {"end": "solo", "winner": "FRANCE"}})  # 5 centres on the board
+    assert no_solo.status_code == 422 and "centers" in no_solo.json()["detail"]
+    missing = api.post(f"{refused.path}/end", token=refused.director, json={"result": {"end": "draw"}})
+    assert missing.status_code == 422 and "members" in missing.text
+    assert refused.state()["status"] == "open"
+
+
+def test_the_director_types_in_paper_orders(api):
+    game = new_game(api)
+    typed = game.submit("FRANCE", ["A PAR - BUR", "A MAR S A PAR - BUR", "F BRE - MAO"], token=game.director)
+    assert typed.status_code == 200, typed.text
+    assert game.state()["submitted"] == ["FRANCE"]
+    audit = api.get(f"{game.path}/audit", token=game.director).json()["entries"]
+    assert audit[-1]["action"] == "orders_entered" and audit[-1]["detail"] == {"power": "FRANCE", "phase": "S1901M",
+                                                                                "orders": 3}
+    assert "BUR" not in str(audit[-1])
+    other = game.submit("FRANCE", ["A PAR H"], token=game.tokens["ENGLAND"])
+    assert other.status_code == 403

@@ -55,20 +55,23 @@ class Director:
 
         return self._act(gid, token, "adjudicate", {}, change)
 
-    def end_game(self, gid: str, token: str | None, reason: str) -> dict:
-        """The director ends the game by hand (time called): a timeout with the centres as they stand."""
+    def end_game(self, gid: str, token: str | None, reason: str, at_table: dict | None = None) -> dict:
+        """The director ends the game by hand: time called (a timeout with the centres as they stand), or
+        the result recorded at the table (``at_table``, see :meth:`Ending.recorded`)."""
+        detail = {"reason": reason, **({"result": at_table} if at_table else {})}
+
         def change(pipe, g: GameRecord):
             if g.status not in OPEN:
                 raise Conflict(f"game '{gid}' is {g.status}; only a game with an open phase can be ended"
                                + (" (the phase is being adjudicated: try again in a moment)"
                                   if g.status == GameStatus.ADJUDICATING else ""))
-            result = self.ending.result(pipe, g, [g.position], "timeout")
+            result, winner = self.ending.recorded(pipe, g, at_table or {"end": "timeout"})
             lapsing = self.votes.open_proposals(pipe, gid)
             pipe.multi()
             self.votes.lapse(pipe, gid, lapsing, "the director ended the game")
-            self.ending.finish(pipe, g, result, "director")
+            self.ending.finish(pipe, g, result, "director", winner=winner)
 
-        return self._act(gid, token, "end", {"reason": reason}, change)
+        return self._act(gid, token, "end", detail, change)
 
     def set_last_year(self, gid: str, token: str | None, year: int | None) -> dict:
         """The game ends after ``year``'s winter adjustments (None: no last year)."""

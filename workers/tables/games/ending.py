@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 
+from adjudicator import scoring
+
 from ...core import keys, live
+from ...core.errors import Invalid
 from ...core.machine import GAME, GameStatus
 from ...core.records import GameRecord
 from ...delivery import events
@@ -26,6 +29,28 @@ class Ending:
         info = engine().variant_info(g.variant)
         return results.build(info["powers"], self._live_positions(pipe, g.id) + later, end, members, conceded_to,
                              first_year=int(info["start_phase"][1:5]))
+
+    def recorded(self, pipe, g: GameRecord, at_table: dict) -> tuple[dict, str | None]:
+        """Read (before MULTI) the §2.1 result of ``g`` ended with the result its director recorded
+        at the table (``at_table``: ``end`` draw, solo, concession or timeout; a draw's ``members``, a
+        solo's ``winner``, a concession's ``to``; the ``centers`` counted at the table, when the board
+        was not played here phase by phase), and the winner; 422 naming what does not hold."""
+        end = at_table.get("end", "timeout")
+        result = self.result(pipe, g, [g.position], end, at_table.get("members") or (), at_table.get("to"))
+        if "centers" in at_table:
+            counts = {p: at_table["centers"].get(p, 0) for p in result["centers"]}
+            result = {**result, "centers": counts,
+                      "eliminated_year": {p: result["eliminated_year"].get(p, result["year"])
+                                          for p, n in counts.items() if n == 0}}
+        winner = at_table.get("winner") if end == "solo" else None
+        try:
+            scoring.load_result(result)
+        except scoring.ResultError as e:
+            raise Invalid(f"body.result.{e.field}: {e.message}", errors={"result": [e.message]})
+        if winner is not None and result["centers"].get(winner, 0) < max(result["centers"].values()):
+            raise Invalid(f"body.result.winner: {winner} does not own the most centres",
+                          errors={"result": ["the winner of a solo owns the most centres"]})
+        return result, winner
 
     def finish(self, pipe, g: GameRecord, result: dict, ended_by: str, position: dict | None = None,
                winner: str | None = None) -> None:

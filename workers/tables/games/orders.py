@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-from ...core import keys, live
+from ...core import audit, keys, live
 from ...core.errors import Conflict, Forbidden, Invalid
 from ...core.machine import GameStatus
 from ...core.records import GameRecord, encode_orders
@@ -53,9 +53,11 @@ class Orders:
                 reads.hgetall(keys.game(gid))
                 viewers.queue(reads, self.t.table, gid, token)
                 found, *answers = reads.execute()
-            player = viewers.decide(self.t.table, gid, token, answers).player()
-            if power not in player.powers:
-                raise Forbidden(f"{power} is not your power; you play {', '.join(player.powers) or 'no power'}")
+            viewer = viewers.decide(self.t.table, gid, token, answers)
+            if not viewer.is_director:  # a director types in the paper orders of a board played at a table
+                player = viewer.player()
+                if power not in player.powers:
+                    raise Forbidden(f"{power} is not your power; you play {', '.join(player.powers) or 'no power'}")
             g = GameRecord.restore(found)
             self._writable_phase(g, power, phase)
             checked["results"] = engine().check_orders(self.t.full(g, g.position), power, orders)
@@ -68,6 +70,9 @@ class Orders:
             pipe.multi()
             pipe.hset(keys.orders(gid, g.seq), power, encode_orders([r["order"] for r in checked["results"]]))
             self._tell(pipe, g, power=power, submitted=True)
+            if viewer.is_director:
+                audit.record(pipe, self.t.table, gid, self.t.now(), "orders_entered",
+                             {"power": power, "phase": g.phase, "orders": len(orders)})
             if waits:
                 self._maybe_close_waiting(pipe, g, submitted)
             return g.phase
