@@ -1,6 +1,7 @@
 """Print the field tables of docs/redis-keys.md from the typed records of ``workers/core/records.py``.
 
-    .venv/bin/python scripts/redis_fields.py
+    .venv/bin/python scripts/redis_fields.py            # print them
+    .venv/bin/python scripts/redis_fields.py --write    # put them into docs/redis-keys.md
 
 For every record class (a hash record, an entry kept as one JSON value, a live event): the key it
 lives in (from the ``keys.<name>`` its docstring names), then each field with its type, how it is
@@ -15,9 +16,11 @@ import inspect
 import io
 import json
 import re
+import sys
 import tokenize
 from dataclasses import MISSING, fields, is_dataclass
 from enum import Enum
+from pathlib import Path
 
 from workers.core import keys, records
 
@@ -126,5 +129,15 @@ def generated() -> str:
     return "\n\n".join([BEGIN, *(table(c) for c in record_classes()), END]) + "\n"
 
 
+def write(doc: Path) -> None:
+    """Replace the generated section of ``doc`` with what :func:`generated` gives now."""
+    text = doc.read_text()
+    start, end = text.index(BEGIN), text.index(END) + len(END) + 1
+    doc.write_text(text[:start] + generated() + text[end:])
+
+
 if __name__ == "__main__":
-    print(generated(), end="")
+    if sys.argv[1:] == ["--write"]:
+        write(Path(__file__).resolve().parents[1] / "docs" / "redis-keys.md")
+    else:
+        print(generated(), end="")

@@ -18,7 +18,7 @@ def test_the_redis_field_tables_are_the_records():
     start, end = doc.index(BEGIN), doc.index(END) + len(END)
     assert doc[start:end] + "\n" == printed, (
         "docs/redis-keys.md's generated section differs from workers/core/records.py: run "
-        "`.venv/bin/python scripts/redis_fields.py` and put its output between the redis-fields comments")
+        "`.venv/bin/python scripts/redis_fields.py --write`")
 
 
 def test_the_readme_is_short_and_says_how_things_are():
