@@ -1,4 +1,4 @@
-"""Server dice anyone can check (contracts/resolutions.md, "Server dice").
+"""Server dice anyone can check (docs/resolutions.md, "Server dice and how to check them").
 
 At creation the service draws a 32-byte secret ``seed`` and publishes its
 ``commitment`` = SHA-256(seed).  Die ``j`` of the dice step at log index ``i``

@@ -1,4 +1,4 @@
-"""Maps: the board as a picture (contracts/maps.md).
+"""Maps: the board as a picture (docs/maps.md).
 
 * :func:`render_svg` -- a position with its orders and results, to an SVG document;
 * :func:`render_png` -- an SVG document to PNG bytes;

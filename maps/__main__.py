@@ -2,7 +2,7 @@
 
     python -m maps [--png] [--width N] [--out DIR] [FILE ...] < requests.jsonl
 
-Each request (one JSON object per line, contracts/diplomacy-interchange.md; from
+Each request (one JSON object per line, docs/interchange.md; from
 the FILEs, or standard input without any) is adjudicated and drawn with its
 orders and their outcomes, as ``DIR/NNNN-PHASE.svg`` (``.png`` with --png), N
 counting the requests from 1.  A line that is not a valid request is reported

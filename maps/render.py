@@ -2,7 +2,7 @@
 
 A pure function of its arguments (no I/O but reading the packaged geometry
 once per process).  Every drawn thing carries the data attributes of the maps
-contract (contracts/maps.md) so that a program can read the picture back:
+contract (docs/maps.md) so that a program can read the picture back:
 ``data-province``, ``data-supply-center``/``data-owner``, ``data-unit``/
 ``data-power``/``data-dislodged``, ``data-order``/``data-power``/
 ``data-outcome`` and, on the root, ``data-phase``/``data-variant``.

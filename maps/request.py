@@ -1,4 +1,4 @@
-"""An interchange-format request (contracts/diplomacy-interchange.md), adjudicated and drawn."""
+"""An interchange-format request (docs/interchange.md), adjudicated and drawn."""
 from __future__ import annotations
 
 from adjudicator.diplomacy import adjudicate

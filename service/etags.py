@@ -1,4 +1,4 @@
-"""ETags and ``If-None-Match`` on the views clients poll (contracts/clients.md, "Cheap polling").
+"""ETags and ``If-None-Match`` on the views clients poll (docs/clients.md, "Polling with ETags").
 
 A tag is the version of the view (``workers.core.versions``: a counter in the
 table's record, moved in the same transaction as anything the view shows) and

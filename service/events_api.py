@@ -1,4 +1,4 @@
-"""Live events as Server-Sent Events (contracts/clients.md, "Live events").
+"""Live events as Server-Sent Events (docs/clients.md, "Live events").
 
 ``GET /v1/games/{id}/events`` and ``GET /v1/resolutions/{id}/events`` stream
 the table's events (``workers.core.live``) that the token may see: a player

@@ -1,7 +1,7 @@
 """A game's records: the export (its public state and whole history as one JSON document, with the
 time it expires: a finished game, or one abandoned while forming, is kept for a configurable time,
 ``GAME_TTL_FINISHED``, ``GAME_TTL_FORMING``), the same as a MILA saved game (``?format=mila``), and
-a new game made from a MILA record (contracts/clients.md, "Portable game records")."""
+a new game made from a MILA record (docs/clients.md, "Game records (MILA)")."""
 from __future__ import annotations
 
 import json

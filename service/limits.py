@@ -6,7 +6,7 @@ create something (:class:`MailLimits`, counted per sender address).
 
 Flask-Limiter, counting in the service's Redis (keys ``dip:limits:*``) so that
 every gunicorn process shares the counts.  **Quotas follow the credential**
-(contracts/clients.md): a request whose token the service knows (an account's,
+(docs/clients.md, "Quotas"): a request whose token the service knows (an account's,
 or a player's, director's or participant's of the table in its path) counts
 against that token's hash, with the limits of
 ``workers.core.settings.CREDENTIAL_LIMITS`` (higher where an app serving many

@@ -1,4 +1,4 @@
-"""The maps (contracts/maps.md): a game's board as SVG or PNG, phase by phase, and the
+"""The maps (docs/maps.md): a game's board as SVG or PNG, phase by phase, and the
 stateless render of an interchange-format request."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Pages for people (contracts/maps.md, "Where else it appears"): a game and a tournament as
+"""Pages for people (docs/maps.md, "The pages"): a game and a tournament as
 server-rendered HTML (Jinja2 templates in ``service/templates``), readable without JavaScript."""
 from __future__ import annotations
 

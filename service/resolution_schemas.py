@@ -1,4 +1,4 @@
-"""Marshmallow schemas of the resolutions API (contracts/resolutions.md), and the
+"""Marshmallow schemas of the resolutions API (docs/resolutions.md), and the
 JSON Schema of each kind's starting state, generated from the engine's own
 marshmallow schema by apispec's marshmallow plugin."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The resolutions routes (contracts/resolutions.md): kinds, create, view, answers, director."""
+"""The resolutions routes (docs/resolutions.md): kinds, create, view, answers, director."""
 from __future__ import annotations
 
 from flask import Blueprint, current_app

@@ -386,7 +386,7 @@ class DislodgedSchema(Schema):
 
 
 class AdjudicateRequestSchema(Schema):
-    """The interchange-format request (contracts/diplomacy-interchange.md)."""
+    """The interchange-format request (docs/interchange.md)."""
 
     variant = fields.String(load_default="standard")
     rules = fields.Nested(RulesSchema, load_default=dict)

@@ -1,6 +1,6 @@
 """The renderer against the DATC positions and the rulebook's examples: every
 order kind and every outcome has its mark and its data attributes
-(contracts/maps.md, "What the SVG says, for programs")."""
+(docs/maps.md, "What the SVG says, for programs")."""
 from __future__ import annotations
 
 import math

@@ -1,4 +1,4 @@
-"""Accounts (the seats contract, contracts/seats.md): made, read in public, tied to seats by the
+"""Accounts (docs/seats.md, "Accounts"): made, read in public, tied to seats by the
 account token, deleted by their own token; tokens kept only as hashes."""
 from __future__ import annotations
 

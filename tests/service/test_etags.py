@@ -1,4 +1,4 @@
-"""ETags on the views clients poll (contracts/clients.md, "Cheap polling"): unchanged is a 304
+"""ETags on the views clients poll (docs/clients.md, "Polling with ETags"): unchanged is a 304
 without a body, changed is a 200 with a new tag, and each viewer has a tag of its own."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Live events (contracts/clients.md, "Live events"): every type, filtered per token, resumable."""
+"""Live events (docs/clients.md, "Live events"): every type, filtered per token, resumable."""
 from __future__ import annotations
 
 import pytest
@@ -133,7 +133,7 @@ def test_sealed_answers_say_who_never_what(api, inproc, opened):
 
 def test_press_reaches_its_readers_alone(api, inproc, opened):
     """Another power's press never reaches a stream; a grey message's sender is hidden from its
-    recipient's stream as in its press view (the press contract, contracts/press.md)."""
+    recipient's stream as in its press view (docs/press.md)."""
     game = new_game(api, press={"grey": "allowed"})
     streams = {p: opened(inproc, f"{game.path}/events", game.tokens[p]) for p in ("FRANCE", "ENGLAND", "GERMANY")}
     director = opened(inproc, f"{game.path}/events", game.director)

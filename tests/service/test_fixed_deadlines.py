@@ -1,4 +1,4 @@
-"""Deadlines at fixed local times (the seats contract, contracts/seats.md): a time of day in a time zone,
+"""Deadlines at fixed local times (docs/seats.md, "Deadlines at fixed times"): a time of day in a time zone,
 every N days, on allowed weekdays, across the daylight-saving changes of two zones (Paris on
 28 March 2027, New York on 14 March 2027), mixed with durations, grace and an extension; the service
 on a fake clock set to March 2027."""

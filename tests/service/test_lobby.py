@@ -1,4 +1,4 @@
-"""The lobby (the seats contract, contracts/seats.md): public games only, newest first, filtered by
+"""The lobby (docs/seats.md, "The lobby"): public games only, newest first, filtered by
 stage, open seats and variant, paged by cursor over hundreds of games; backed by index sets kept in
 the games' own transactions."""
 from __future__ import annotations

@@ -112,7 +112,7 @@ def test_a_whole_game_by_mail(mail):
     history = api.get(f"/v1/games/{gid}/history").json()["phases"]
     assert history[0]["closed_by"] == "deadline, then the last missing orders"
     assert history[0]["orders"]["TURKEY"] == S1901["TURKEY"]
-    # each results mail carries the map of the phase just adjudicated, its orders drawn (contracts/maps.md)
+    # each results mail carries the map of the phase just adjudicated, its orders drawn (docs/maps.md)
     drawn = render_png(render_svg({"variant": "standard", **history[0]["position"]}, history[0]["results"],
                                   title="by mail"), 1200)
     for power in POWERS:

@@ -1,4 +1,4 @@
-"""The maps of contracts/maps.md over HTTP: a game's board phase by phase (the open phase never
+"""The maps of docs/maps.md over HTTP: a game's board phase by phase (the open phase never
 shows orders), the stateless render, and the pages for people (their HTML; the browser tests are
 tests/pages)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The pages for people in a real browser (contracts/maps.md, "Where else it appears"): Playwright
+"""The pages for people in a real browser (docs/maps.md, "The pages"): Playwright
 drives Debian's Chromium (never a browser of its own download) against the in-process service
 served over HTTP; the tests look at what a person sees, with JavaScript off, and keep screenshots
 in tests/artefacts/ (not committed).

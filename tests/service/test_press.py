@@ -1,4 +1,4 @@
-"""Press over the API, as the press contract (contracts/press.md) says: the game's press rules (every
+"""Press over the API, as docs/press.md says: the game's press rules (every
 preset, every field, the director's audited change), sending and reading filtered per token, every
 way a message is refused, and where press lives (rollback, expiry)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Quotas by credential (contracts/clients.md, "Quotas follow the credential, not the address"): an
+"""Quotas by credential (docs/clients.md, "Quotas"): an
 app's account creating more games than one address may; a made-up token spends nobody's quota and
 escapes none; a player's quota is the player's; 429 names the quota and when it resets."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Resolutions end to end (contracts/resolutions.md): the service in this process on a real Redis, its
+"""Resolutions end to end (docs/resolutions.md): the service in this process on a real Redis, its
 jobs and deadlines run there (tests/service/inprocess.py); a worker killed mid-step on the real stack.
 
 Every response is checked against openapi.yaml by the ``api`` client."""

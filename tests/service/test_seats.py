@@ -1,4 +1,4 @@
-"""Replacing a player (the seats contract, contracts/seats.md): the director opens a seat, anyone
+"""Replacing a player (docs/seats.md, "Replacing a player"): the director opens a seat, anyone
 may take it (min_reliability applies, on joining too), the taker gets a new token and the old one
 401s; the audit log, the `seat` webhook event and the players' mails say so; by mail, SIGNON with
 ACCOUNT takes an open seat."""

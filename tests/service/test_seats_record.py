@@ -1,4 +1,4 @@
-"""The reliability record (the seats contract, contracts/seats.md) through a whole game: misses, a seat
+"""The reliability record (docs/seats.md, "The record") through a whole game: misses, a seat
 opened by missed orders (civil disorder), a takeover, a player leaving, a rollback over a missed
 phase, a worker that dies mid-adjudication and replayed jobs; every count checked at every step."""
 from __future__ import annotations

@@ -14,7 +14,7 @@ def game(gid: str) -> str:
 
 
 def players(gid: str) -> str:
-    """HASH: player id -> JSON {id, name, powers, joined_at}."""
+    """HASH: player id -> a ``records.PlayerRecord`` as JSON."""
     return f"{PREFIX}:game:{gid}:players"
 
 
@@ -74,7 +74,7 @@ def tournament_players(tid: str) -> str:
 
 
 def tournament_boards(tid: str) -> str:
-    """HASH: game id -> JSON {game, round, seats: {power: player id}}."""
+    """HASH: game id -> a ``records.Board`` as JSON (its round, number and seats)."""
     return f"{PREFIX}:tour:{tid}:boards"
 
 
@@ -90,7 +90,7 @@ def hooks(owner: str) -> str:
 
 
 def hook(hid: str) -> str:
-    """HASH: one webhook subscription: owner, url, events, secret, created_at."""
+    """HASH: one webhook subscription (``records.WebhookRecord``)."""
     return f"{PREFIX}:hook:{hid}"
 
 
@@ -105,7 +105,7 @@ def hook_done(hid: str) -> str:
 
 
 def absences(gid: str) -> str:
-    """HASH: absence id -> JSON {id, player, powers, start, end, status, declared_at} (dates epoch seconds)."""
+    """HASH: absence id -> a ``records.Absence`` as JSON (dates epoch seconds)."""
     return f"{PREFIX}:game:{gid}:absences"
 
 
@@ -115,7 +115,7 @@ def mail_done(gid: str) -> str:
 
 
 def mail_out(mid: str) -> str:
-    """HASH: one outgoing message {to, raw, subject, queued_at}, kept until the relay accepted it."""
+    """HASH: one outgoing message (``records.MailOut``), kept until the relay accepted it."""
     return f"{PREFIX}:mail:out:{mid}"
 
 
@@ -130,7 +130,7 @@ def mail_secret() -> str:
 
 
 def press(gid: str) -> str:
-    """HASH: message number -> JSON message {n, phase, seq, sent_at, from, to, body, grey, ...} (all press of a game)."""
+    """HASH: message number -> a ``records.PressMessage`` as JSON (all press of a game)."""
     return f"{PREFIX}:game:{gid}:press"
 
 

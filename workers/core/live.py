@@ -1,4 +1,4 @@
-"""Live events (contracts/clients.md, "Live events"): a Redis stream per table.
+"""Live events (docs/clients.md, "Live events"): a Redis stream per table.
 
 A change that clients should hear of at once calls :func:`publish` after
 MULTI, so its event is in the stream if and only if the change commits, once:

@@ -1,4 +1,4 @@
-"""The versions of what each view shows, for ETags (contracts/clients.md, "Cheap polling").
+"""The versions of what each view shows, for ETags (docs/clients.md, "Polling with ETags").
 
 A view's version is a counter kept as a field of its table's record hash
 (``rev`` for the game, resolution and tournament views, ``rev_history`` for a

@@ -20,7 +20,7 @@ and the events listener that turns what happens at a game into messages.
   (``deadline_passed``) and the end of the game.  Each event is handled once
   per game (``keys.mail_done``): the messages and the mark are one transaction.
   The results carry the map of the phase just adjudicated, its orders and
-  their outcomes drawn (contracts/maps.md), as a PNG attachment.
+  their outcomes drawn (docs/maps.md), as a PNG attachment.
 """
 from __future__ import annotations
 

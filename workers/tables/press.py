@@ -1,5 +1,5 @@
 """Press: messages between the powers of a game, under the game's press rules (the press contract,
-contracts/press.md; docs/press.md).
+docs/press.md).
 
 **Rules.** A game's press rules are one object (:data:`DEFAULTS`, the preset ``full``), set at
 creation from a preset name or an object (:func:`rules_of`), kept in the game's settings, shown in

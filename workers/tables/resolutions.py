@@ -1,4 +1,4 @@
-"""Resolutions: one run of a procedure of another game (contracts/resolutions.md).
+"""Resolutions: one run of a procedure of another game (docs/resolutions.md).
 
 A resolution is a table whose steps are the procedure's log entries: ``seq``
 is the number of entries so far, the index an answer names.  The engine

@@ -1,4 +1,4 @@
-"""MILA game records (contracts/clients.md, "Portable game records").
+"""MILA game records (docs/clients.md, "Game records (MILA)").
 
 The saved-game JSON of the MILA ``diplomacy`` package (``diplomacy.utils.export``'s
 ``to_saved_game_format`` writes it, ``from_saved_game_format`` reads it) is

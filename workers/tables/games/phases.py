@@ -16,7 +16,7 @@ from .table import GameTable, engine, seated
 
 
 def map_links(gid: str, phase: str) -> dict:
-    """Where the map of an adjudicated phase is drawn (contracts/maps.md), relative to the service."""
+    """Where the map of an adjudicated phase is drawn (docs/maps.md), relative to the service."""
     return {"svg": f"/v1/games/{gid}/map.svg?phase={phase}", "png": f"/v1/games/{gid}/map.png?phase={phase}"}
 
 
