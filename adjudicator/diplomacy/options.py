@@ -11,7 +11,8 @@ code.  Pure functions over a position in the interchange format:
 The shapes (docs/clients.md, "Options"):
 
 * movement and retreats: ``{unit: [order, ...]}`` for each unit the power can
-  order (``"F STP/SC"``), its hold (or disband) first, the rest sorted;
+  order (``"F STP/SC"``): first what it does if given no order (hold, or
+  disband), the rest sorted;
 * adjustments: ``{"builds": n, "sites": {"STP": ["A STP B", "F STP/NC B",
   ...]}, "disbands": ["A MUN D", ...], "waive": bool, "orders": [...]}`` where
   ``n`` is the position's adjustment count (negative: disbands due) and
@@ -105,7 +106,7 @@ class _Options:
             if self._retreats is None:
                 self._retreats = Retreats(pos)
             places = self._retreats.options
-            return {u.name: [f"{u.name} R {loc}" for loc in places[prov]] + [f"{u.name} D"]
+            return {u.name: [f"{u.name} D"] + [f"{u.name} R {loc}" for loc in places[prov]]
                     for prov, (u, _af) in pos.dislodged.items() if u.power == power}
         return _adjustments(pos, power)
 
@@ -178,9 +179,11 @@ class _Movement:
             return
         for dest, _via in moves:
             p = dest[:3]
+            into.setdefault(p, [])
             if p in BOARD.coasts:  # a support may name the coast, or not (spec 8.2.3)
-                into.setdefault(p, []).append((u.prov, f"F {u.loc} - {dest}", False))
-            into.setdefault(p, []).append((u.prov, f"F {u.loc} - {p}", False))
+                into[p].append((u.prov, f"F {u.loc} - {dest}", False))
+            if dest == p or dest == BOARD.fleet_targets(u.loc, p)[0]:
+                into[p].append((u.prov, f"F {u.loc} - {p}", False))
 
     # -- one unit's orders ----------------------------------------------------
     def orders(self, u) -> list[str]:

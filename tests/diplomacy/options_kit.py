@@ -127,23 +127,35 @@ def _pick(by_power: dict, phase: str, rng: random.Random) -> dict[str, list[str]
 
 
 # -- the judge ---------------------------------------------------------------------
-def unit_of(order: str) -> str | None:
-    """The unit an order text starts with ("F STP/SC"), or None (WAIVE)."""
-    words = order.split()
-    return " ".join(words[:2]) if len(words) > 2 else None
+class Judge:
+    """check_orders on one position (``OrderChecker`` is check_orders with the
+    position read once)."""
 
+    def __init__(self, position: dict):
+        self.position = position
+        self.check = OrderChecker(position).check
 
-def accepted(position: dict, power: str, orders: list[str]) -> dict[str, str]:
-    """order -> its canonical form, for each of ``orders`` that check_orders
-    accepts on its own (``OrderChecker`` is check_orders with the position
-    read once)."""
-    check = OrderChecker(position).check
-    out = {}
-    for o in orders:
-        [r] = check(power, [o])
-        if r["valid"]:
-            out[o] = r["order"]
-    return out
+    def accepted(self, power: str, orders: list[str]) -> dict[str, str]:
+        """order -> its canonical form, for each of ``orders`` that check_orders
+        accepts on its own."""
+        out = {}
+        for o in orders:
+            [r] = self.check(power, [o])
+            if r["valid"]:
+                out[o] = r["order"]
+        return out
+
+    def void_support(self, order: str) -> bool:
+        """Is ``order`` a support or convoy of a move its unit's own power may
+        not order (no unit could make it, or the unit is neutral)?"""
+        words = order.split()
+        if len(words) != 7 or words[2] not in ("S", "C"):
+            return False
+        other, dest = f"{words[3]} {words[4]}", words[6]
+        owner = next(p for p, us in self.position["units"].items() if other in us)
+        coasts = BOARD.coasts.get(dest, ()) if words[3] == "F" else ()
+        moves = [f"{other} - {d}" for d in (dest, *coasts)] + [f"{other} - {dest} VIA"]
+        return not any(r["valid"] for m in moves for r in self.check(owner, [m]))
 
 
 def candidates(position: dict, power: str, units: list[str] | None = None,
@@ -178,17 +190,3 @@ def candidates(position: dict, power: str, units: list[str] | None = None,
 def flat(options: dict, phase: str) -> list[str]:
     """Every order of one power's options, in one list."""
     return options["orders"] if phase.endswith("A") else [o for os in options.values() for o in os]
-
-
-def void_support(position: dict, order: str) -> bool:
-    """Is ``order`` a support or convoy of a move its unit's own power may not
-    order (no unit could make it, or the unit is neutral)?"""
-    words = order.split()
-    if len(words) != 7 or words[2] not in ("S", "C"):
-        return False
-    other, dest = f"{words[3]} {words[4]}", words[6]
-    owner = next(p for p, us in position["units"].items() if other in us)
-    coasts = BOARD.coasts.get(dest, ()) if words[3] == "F" else ()
-    moves = [f"{other} - {d}" for d in (dest, *coasts)] + [f"{other} - {dest} VIA"]
-    check = OrderChecker(position).check
-    return not any(r["valid"] for m in moves for r in check(owner, [m]))
