@@ -6,21 +6,24 @@ Public API (see docs/diplomacy.md):
 * :class:`RequestError` -- the request itself is malformed (``.field`` says where);
 * :func:`initial_position`, :func:`variant_info`, :data:`VARIANTS`;
 * :func:`check_orders` -- read one power's orders against a position;
-* :func:`powers_to_order` -- who has something to order in this phase.
+* :func:`powers_to_order` -- who has something to order in this phase;
+* :func:`options`, :func:`options_by_power` -- every order a power may give;
+* :func:`board_data` -- a variant's provinces and adjacency.
 """
 from __future__ import annotations
 
 from .adjustments import Adjustments
 from .board import BOARD
 from .engine import adjudicate
-from .movement import Legality
+from .movement import Legality, canonical
+from .options import board_data, options, options_by_power, ordering_powers
 from .orders import OrderError, parse, written
 from .position import RequestError, Unit, read_position
 from .retreats import Retreats
 from .variants import VARIANT_TABLE, VARIANTS
 
 __all__ = ["adjudicate", "RequestError", "initial_position", "variant_info", "VARIANTS",
-           "check_orders", "powers_to_order"]
+           "check_orders", "OrderChecker", "powers_to_order", "options", "options_by_power", "board_data"]
 
 
 def _variant(variant: str):
@@ -52,16 +55,40 @@ def check_orders(position: dict, power: str, orders: list[str]) -> list[dict]:
     One dict per input order: ``{"input", "order", "valid", "reason"}``.
     Raises :class:`RequestError` if the position or the power is malformed.
     """
+    _order_list(orders)
+    return OrderChecker(position).check(power, orders)
+
+
+def _order_list(orders) -> None:
     if not isinstance(orders, list) or not all(isinstance(o, str) for o in orders):
         raise RequestError("orders must be a list of strings", "orders")
-    req = dict(position)
-    req["orders"] = {}
-    pos = read_position(req)
-    if not isinstance(power, str) or power.upper() not in pos.variant.powers:
-        raise RequestError(f"unknown power {power!r}", "power")
-    power = power.upper()
-    if pos.type == "M":
-        checker = Legality(pos)
+
+
+class OrderChecker:
+    """:func:`check_orders` with the position read once, for many checks."""
+
+    def __init__(self, position: dict):
+        req = dict(position)
+        req["orders"] = {}
+        self.pos = pos = read_position(req)
+        self.rules = (Legality(pos) if pos.type == "M" else Retreats(pos) if pos.type == "R"
+                      else Adjustments(pos))
+
+    def check(self, power: str, orders: list[str]) -> list[dict]:
+        """As :func:`check_orders`."""
+        _order_list(orders)
+        pos = self.pos
+        if not isinstance(power, str) or power.upper() not in pos.variant.powers:
+            raise RequestError(f"unknown power {power!r}", "power")
+        power = power.upper()
+        if pos.type == "M":
+            return _checked(pos, power, orders, self._movement_order(power))
+        if pos.type == "R":
+            return _checked(pos, power, orders, self._retreat_order(power))
+        return _checked(pos, power, orders, self._adjustment_order(power))
+
+    def _movement_order(self, power):
+        pos, checker = self.pos, self.rules
 
         def one(text):
             p = parse(text)
@@ -71,10 +98,11 @@ def check_orders(position: dict, power: str, orders: list[str]) -> list[dict]:
                 unit = pos.units.get(p.loc[:3]) if p.loc else None
                 target = pos.units.get(p.tloc[:3]) if p.tloc else None
                 raise _Shown(str(err), written(p, unit, target), unit) from None
-            from .movement import canonical
             return canonical(o, pos.units), o.prov
-    elif pos.type == "R":
-        r = Retreats(pos)
+        return one
+
+    def _retreat_order(self, power):
+        pos, r = self.pos, self.rules
 
         def one(text):
             try:
@@ -85,8 +113,10 @@ def check_orders(position: dict, power: str, orders: list[str]) -> list[dict]:
                 raise _Shown(str(err), written(p, d[0] if d else None),
                              d[0] if d else None) from None
             return o.canon, o.unit.prov
-    else:
-        a = Adjustments(pos)
+        return one
+
+    def _adjustment_order(self, power):
+        a = self.rules
         n = a.counts.get(power, 0)
 
         def one(text):
@@ -95,7 +125,12 @@ def check_orders(position: dict, power: str, orders: list[str]) -> list[dict]:
             except OrderError as err:
                 raise _Shown(str(err), written(parse(text)), None) from None
             return canon, (u.prov if kind == "D" else None)
+        return one
 
+
+def _checked(pos, power: str, orders: list[str], one) -> list[dict]:
+    """One result per order, ``one(text)`` giving (canonical form, the unit's
+    province or None) or raising; different orders for one unit all invalid."""
     out = []
     by_unit: dict[str, dict] = {}
     for raw in orders:
@@ -143,11 +178,4 @@ def powers_to_order(position: dict) -> list[str]:
     (retreats), non-zero adjustments (winter).  Neutral powers never order."""
     req = dict(position)
     req["orders"] = {}
-    pos = read_position(req)
-    if pos.type == "M":
-        powers = {u.power for u in pos.units.values()}
-    elif pos.type == "R":
-        powers = {u.power for u, _af in pos.dislodged.values()}
-    else:
-        powers = set(Adjustments(pos).counts)
-    return [p for p in BOARD.powers if p in powers and p not in pos.neutral]
+    return ordering_powers(read_position(req))

@@ -1,6 +1,7 @@
 """Batch adjudication: JSON Lines in, JSON Lines out.
 
     python -m adjudicator.diplomacy < requests.jsonl > responses.jsonl
+    python -m adjudicator.diplomacy --options < positions.jsonl > options.jsonl
 
 One contract request per input line; one response per output line, in the
 same order.  Output is flushed whenever every complete line read so far has
@@ -11,6 +12,11 @@ is not valid JSON (or not UTF-8), or whose request is malformed, produces
 ``{"error": "...", "line": N}`` (with ``"field"`` when known; N counts input
 lines from 1) and processing goes on.  The exit status is 0 unless
 stdin/stdout themselves fail.
+
+With ``--options`` each line is a position (orders, if any, are ignored) with
+an optional ``"powers"`` list, and each answer is ``{"phase", "powers":
+{power: options}}``: every order each power may give (docs/clients.md,
+"Options"), for the powers listed or every power with something to order.
 """
 from __future__ import annotations
 
@@ -19,7 +25,7 @@ import io
 import os
 import sys
 
-from . import RequestError, adjudicate
+from . import RequestError, adjudicate, options_by_power
 
 try:  # optional: much faster JSON when installed; the stdlib otherwise
     import orjson
@@ -77,10 +83,13 @@ def _codec():
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    answer = adjudicate
+    if argv and argv[0] in ("-h", "--help"):
+        sys.stdout.write(HELP.lstrip())
+        return 0
+    if argv and argv[0] == "--options":
+        answer, argv = _options, argv[1:]
     if argv:
-        if argv[0] in ("-h", "--help"):
-            sys.stdout.write(HELP.lstrip())
-            return 0
         sys.stderr.write(f"unknown argument {argv[0]!r}; see --help\n")
         return 2
     loads, dumps, bad_json = _codec()
@@ -101,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             try:
                 req = loads(line)
-                resp = adjudicate(req)
+                resp = answer(req)
             except bad_json as err:
                 msg = getattr(err, "msg", None) or str(err)
                 resp = {"error": f"bad JSON: {msg}", "line": n}
@@ -118,6 +127,10 @@ def main(argv: list[str] | None = None) -> int:
             flush()
         gc.freeze()  # what outlived the block is the engine's caches (see below)
     return 0
+
+
+def _options(req) -> dict:
+    return options_by_power(req, req.get("powers") if isinstance(req, dict) else None)
 
 
 if __name__ == "__main__":

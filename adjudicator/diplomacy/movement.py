@@ -49,30 +49,56 @@ def route_exists(src: str, dst: str, seas: frozenset | set, usable=None) -> bool
     return False
 
 
+#: the coastal provinces beside each sea: where an army convoyed through it may land
+SHORES: Final = {s: frozenset(p for p, v in BOARD.provinces.items()
+                              if v.kind == "coastal" and s in COAST_SEAS[p]) for s in SEAS}
+
+
 def on_minimal_route(src: str, dst: str, via: str, seas) -> bool:
     """Is sea ``via`` on some route src->dst (through ``seas``) with no shortcut?
 
     A convoy order off every such route is unnecessary and shows no intent to
     be convoyed (DATC 6.G.19).
     """
-    src_seas, dst_seas = COAST_SEAS[src], COAST_SEAS[dst]
-    return any(_walk([s], via, seas, src_seas, dst_seas) for s in src_seas if s in seas)
+    return via in minimal_routes(src, seas, dst).get(dst, ())
 
 
-def _walk(path: list, via: str, seas, src_seas, dst_seas) -> bool:
-    """on_minimal_route's search from ``path`` (a plain function, not a closure
-    over itself, so it leaves no reference cycle behind)."""
+def minimal_routes(src: str, seas, only: str | None = None) -> dict[str, set[str]]:
+    """Where an army in ``src`` could be convoyed through ``seas`` (or whether
+    to ``only``), each coastal province with the seas on some route to it
+    with no shortcut: a chain of seas that starts beside ``src``, never comes
+    back beside it, never touches an earlier sea but the last (so no sea in it
+    could be skipped), and ends at the first sea beside the destination."""
+    src_seas = COAST_SEAS[src]
+    routes: dict[str, set[str]] = {}
+    for s in src_seas:
+        if s in seas:
+            _walk([s], frozenset(), seas, src_seas, src, only, routes)
+    return routes
+
+
+def _walk(path: list, touched: frozenset, seas, src_seas, src: str, only: str | None,
+          routes: dict) -> None:
+    """minimal_routes's search from ``path``; ``touched``: the shores of the
+    seas before its last (a plain function, not a closure over itself, so it
+    leaves no reference cycle behind)."""
     last = path[-1]
-    if last in dst_seas:
-        return via in path
+    shores = SHORES[last]
+    if only is not None:
+        if only in shores:
+            routes.setdefault(only, set()).update(path)
+            return
+    else:
+        for dst in shores - touched:
+            if dst != src:
+                routes.setdefault(dst, set()).update(path)
+        touched = touched | shores
     for n in SEA_ADJ[last]:
         if n not in seas or n in path or n in src_seas:
             continue
         if any(n in SEA_ADJ[q] for q in path[:-1]):
             continue
-        if _walk(path + [n], via, seas, src_seas, dst_seas):
-            return True
-    return False
+        _walk(path + [n], touched, seas, src_seas, src, only, routes)
 
 
 # -- orders -------------------------------------------------------------------
@@ -555,7 +581,7 @@ class Movement:
             return False
         src, dst = m.prov, m.dprov
         if self.rule_1971:
-            on_route = [f for f in sorted(fleets) if on_minimal_route(src, dst, f, fleets)]
+            on_route = minimal_routes(src, fleets, dst).get(dst, ())
             if not on_route:
                 return False
             return all(self.resolve(f) for f in sorted(on_route))

@@ -89,3 +89,18 @@ def test_bad_bytes_and_a_last_line_without_newline():
     out = [json.loads(line) for line in p.stdout.splitlines()]
     assert out[0]["line"] == 1 and out[0]["error"].startswith("bad JSON")
     assert out[1]["next"]["units"]["FRANCE"][0] == "A BUR"
+
+
+def test_options_a_line_each_for_the_powers_asked_or_all():
+    from adjudicator.diplomacy import options_by_power
+    start = initial_position()
+    lines = [json.dumps(start), json.dumps({**start, "powers": ["FRANCE"]}), "{oops",
+             json.dumps({**start, "powers": ["SPAIN"]}), json.dumps({**start, "phase": "W1901A"})]
+    p = run("\n".join(lines) + "\n", "--options")
+    assert p.returncode == 0, p.stderr
+    out = [json.loads(line) for line in p.stdout.splitlines()]
+    assert out[0] == options_by_power(start) and list(out[0]["powers"]) == sorted(start["units"])
+    assert list(out[1]["powers"]) == ["FRANCE"] and "A PAR - BUR" in out[1]["powers"]["FRANCE"]["A PAR"]
+    assert out[2]["line"] == 3 and out[2]["error"].startswith("bad JSON")
+    assert out[3] == {"error": "unknown power 'SPAIN'", "line": 4, "field": "powers[0]"}
+    assert out[4] == {"phase": "W1901A", "powers": {}}  # nobody has builds or disbands
