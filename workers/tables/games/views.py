@@ -12,7 +12,7 @@ from ...core.store import iso
 from .. import absences, press
 from .seats import Seats
 from . import mila
-from .table import GameTable
+from .table import GameTable, engine
 
 VIEW_POSITION = ("units", "centers", "dislodged", "contested", "retreat_options", "adjustments")
 
@@ -31,6 +31,11 @@ HIDDEN_RULES = {"italy_joins": coin_toss_public}
 def public_rules(rules: dict, phase: str) -> dict:
     """``rules`` without what is still hidden at ``phase``."""
     return {k: v for k, v in rules.items() if k not in HIDDEN_RULES or HIDDEN_RULES[k](phase)}
+
+
+def _shown(position: dict) -> dict:
+    """A position as the game view shows it: every part, empty where it has none."""
+    return {k: position.get(k, {} if k != "contested" else []) for k in VIEW_POSITION}
 
 
 class Views:
@@ -63,10 +68,13 @@ class Views:
             "tournament": g.tournament or None, "forked_from": g.forked_from,
             "press": press.in_force(settings),
         }
+        if not g.seq and g.status == GameStatus.FORMING:  # what its players are joining: the board it starts at
+            start = g.start or engine().initial_position(g.variant)
+            state |= {"phase": start["phase"], "position": _shown(start)}
         if g.seq:
             position = g.position
             state |= {
-                "position": {k: position.get(k, {} if k != "contested" else []) for k in VIEW_POSITION},
+                "position": _shown(position),
                 "to_order": g.to_order,
                 "submitted": sorted(self.t.r.hkeys(keys.orders(gid, g.seq))),
                 "ready": sorted(self.t.r.smembers(keys.ready(gid, g.seq))),
@@ -121,6 +129,18 @@ class Views:
     def audit(self, gid: str, token: str | None) -> list[dict]:
         self.t.check_director(self.t.load(self.t.r, gid), token)
         return audit.read(self.t.r, self.t.table, gid)
+
+    def options(self, gid: str, token: str | None) -> dict:
+        """The orders each power may give in the open phase (``adjudicator.diplomacy.options``): a
+        player's own powers that have something to order, or every such power for the director."""
+        viewer = self.t.who(gid, token)
+        if not viewer.is_director:
+            viewer.player()
+        g = self.t.load(self.t.r, gid)
+        if g.status not in (GameStatus.OPEN, GameStatus.PAUSED):
+            raise Conflict(f"game '{gid}' is {g.status}; options are given for an open phase")
+        powers = [p for p in (g.to_order if viewer.is_director else viewer.powers) if p in g.to_order]
+        return engine().options_by_power(self.t.full(g, g.position), powers)
 
     def export_mila(self, gid: str) -> dict:
         """The game as a MILA saved-game record (``workers.tables.games.mila``)."""
