@@ -121,15 +121,38 @@ class Values:
 
 
 def _proximity(graph, base, closed, w: Weights, prov_of) -> dict[str, float]:
-    open_ = [n for n in graph if prov_of(n) not in closed]
-    links = {n: [m for m in graph[n] if prov_of(m) not in closed] for n in open_}
-    layer = {n: base.get(prov_of(n), 0.0) for n in open_}
-    total = {n: w.proximity[0] * v for n, v in layer.items()}
-    for weight in w.proximity[1:]:
-        layer = {n: (layer[n] + sum(layer[m] for m in links[n])) / 5 for n in open_}
-        for n, v in layer.items():
-            total[n] += weight * v
-    return total
+    """The weighted sum of the proximities of every open location.  Proximity is
+    linear in the centres' values, so it is the sum of each centre's kernel
+    (worked out once per graph, weights and closed provinces) times its value."""
+    nodes, kernels = _kernels(graph, closed, w.proximity, prov_of)
+    total = [0.0] * len(nodes)
+    for c, value in base.items():
+        kernel = kernels.get(c)
+        if value and kernel is not None:
+            total = [t + value * k for t, k in zip(total, kernel)]
+    return dict(zip(nodes, total))
+
+
+_KERNELS: Final[dict] = {}
+
+
+def _kernels(graph, closed, weights: tuple[int, ...], prov_of):
+    key = (id(graph), closed, weights)
+    hit = _KERNELS.get(key)
+    if hit is None:
+        nodes = [n for n in graph if prov_of(n) not in closed]
+        index = {n: i for i, n in enumerate(nodes)}
+        links = [[index[m] for m in graph[n] if m in index] for n in nodes]
+        kernels = {}
+        for c in BOARD.supply_centers - closed:
+            layer = [1.0 if prov_of(n) == c else 0.0 for n in nodes]
+            total = [weights[0] * v for v in layer]
+            for weight in weights[1:]:
+                layer = [(layer[i] + sum(layer[j] for j in js)) / 5 for i, js in enumerate(links)]
+                total = [t + weight * v for t, v in zip(total, layer)]
+            kernels[c] = total
+        hit = _KERNELS[key] = (nodes, kernels)
+    return hit
 
 
 def pick(ranked: list[tuple[float, object]], rng: random.Random):
