@@ -8,11 +8,12 @@ A movement phase:
    sampled (the powers further away hold);
 3. candidate order sets of ours, sampled DumbBot's way and its greedy set;
 4. each candidate adjudicated against every reply and scored by
-   :func:`score` (centres held after the phase, units, threats, position);
-   the mean (with a quarter of weight on the worst reply) picks the best;
-5. then, while the budget lasts, one unit at a time tries its other orders
-   (hold, each move, the support of each order of ours it can support) and
-   keeps a change that scores better.
+   :meth:`Search.value` (centres held after the phase, units, threats,
+   position); the mean, with a quarter of weight on the worst reply;
+5. then, while the budget lasts, the best candidates are improved one unit
+   at a time: its other orders (hold, its best moves, the support of each
+   order of ours it can support) are tried, and a change that scores better
+   is kept.
 
 Every order comes from :func:`.options.options`, so the bot never gives an
 invalid one.  ``budget`` counts adjudications, not seconds, so a seed gives
@@ -37,6 +38,8 @@ DEFAULT_BUDGET: Final = 400
 REPLIES: Final = 6
 #: the share of the budget spent on sampled candidates (the rest improves the best one)
 SAMPLED_SHARE: Final = 0.4
+#: the sampled candidates improved one unit at a time, best first, while the budget lasts
+RESTARTS: Final = 3
 #: score weights: a unit, a dislodged unit with somewhere to go, a centre of ours
 #: that an enemy could walk into, the DumbBot value of where our units stand
 UNIT: Final = 0.3
@@ -121,7 +124,14 @@ class Search:
             if c not in found:
                 found.append(c)
         ranked = sorted(found, key=lambda c: -self.score(c))
-        return list(self.improve(ranked[0]))
+        best = self.improve(ranked[0])
+        for start in ranked[1:RESTARTS]:  # what budget is left improves the runners-up
+            if self.left < len(self.replies):
+                break
+            other = self.improve(start)
+            if self.score(other) > self.score(best):
+                best = other
+        return list(best)
 
     def improve(self, best: tuple[str, ...]) -> tuple[str, ...]:
         """One unit at a time, its other orders; a better one is kept."""
