@@ -34,10 +34,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from adjudicator.diplomacy import adjudicate, initial_position, powers_to_order  # noqa: E402
-from adjudicator.diplomacy.bot import DEFAULT_BUDGET, bot_orders  # noqa: E402
+from adjudicator.diplomacy import (adjudicate, bot_orders, initial_position,  # noqa: E402
+                                   options, powers_to_order)
+from adjudicator.diplomacy.bot import DEFAULT_BUDGET  # noqa: E402
 from adjudicator.diplomacy.dumbbot import dumbbot_orders  # noqa: E402
-from adjudicator.diplomacy.options import options  # noqa: E402
 
 PHASE_KINDS = {"M": "movement", "R": "retreats", "A": "adjustments"}
 

@@ -8,12 +8,14 @@ Public API (see docs/diplomacy.md):
 * :func:`check_orders` -- read one power's orders against a position;
 * :func:`powers_to_order` -- who has something to order in this phase;
 * :func:`options`, :func:`options_by_power` -- every order a power may give;
-* :func:`board_data` -- a variant's provinces and adjacency.
+* :func:`board_data` -- a variant's provinces and adjacency;
+* :func:`bot_orders` -- the bot's orders for a power (docs/bots.md).
 """
 from __future__ import annotations
 
 from .adjustments import Adjustments
 from .board import BOARD
+from .bot import bot_orders
 from .engine import adjudicate
 from .movement import Legality, canonical
 from .options import board_data, options, options_by_power, ordering_powers
@@ -23,7 +25,8 @@ from .retreats import Retreats
 from .variants import VARIANT_TABLE, VARIANTS
 
 __all__ = ["adjudicate", "RequestError", "initial_position", "variant_info", "VARIANTS",
-           "check_orders", "OrderChecker", "powers_to_order", "options", "options_by_power", "board_data"]
+           "check_orders", "OrderChecker", "powers_to_order", "options", "options_by_power", "board_data",
+           "bot_orders"]
 
 
 def _variant(variant: str):

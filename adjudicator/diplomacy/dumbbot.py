@@ -31,14 +31,16 @@ import random
 from typing import Final
 
 from .board import BOARD
-from .movement import SEAS
-from .options import SHORES, options
+from .movement import COAST_SEAS, SEAS
+from .options import options
 from .position import Position, read_position
 
 #: the places a unit may stand, for each unit type, and their neighbours
 ARMY_GRAPH: Final = {p: tuple(sorted(n)) for p, n in BOARD.army_adj.items() if p not in SEAS}
 FLEET_GRAPH: Final = {loc: tuple(sorted(n)) for loc, n in BOARD.fleet_adj.items()}
-PROXIMITY_DEPTH: Final = 10
+#: the coastal provinces beside each sea: where one fleet there may carry an army
+SHORES: Final = {s: tuple(sorted(p for p in BOARD.provinces
+                                 if BOARD.is_coastal(p) and s in COAST_SEAS[p])) for s in SEAS}
 
 
 class Weights:
@@ -191,7 +193,7 @@ class Movement:
             if army.type != "A" or not BOARD.is_coastal(army.prov):
                 continue
             for f in fleets:
-                for dest in sorted(SHORES[f.prov]):
+                for dest in SHORES[f.prov]:
                     move = f"{army.name} - {dest} VIA"
                     carry = f"{f.name} C {army.name} - {dest}"
                     if move in self.legal and carry in self.legal:

@@ -3,9 +3,8 @@ order valid, the same seed the same orders, every kind of phase, and DumbBot
 (its opponent model) as valid as it."""
 import pytest
 
-from adjudicator.diplomacy import (VARIANTS, RequestError, adjudicate, check_orders,
+from adjudicator.diplomacy import (VARIANTS, RequestError, adjudicate, bot_orders, check_orders,
                                    initial_position, powers_to_order, variant_info)
-from adjudicator.diplomacy.bot import bot_orders
 from adjudicator.diplomacy.dumbbot import dumbbot_orders
 
 #: a small budget keeps the whole games quick; the benchmark plays the default one
