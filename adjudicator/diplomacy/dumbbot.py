@@ -98,7 +98,7 @@ class Values:
                     counts = reaching.setdefault(p, {})
                     counts[u.power] = counts.get(u.power, 0) + 1
         base: dict[str, float] = {}
-        for c in BOARD.supply_centers:
+        for c in sorted(BOARD.supply_centers):  # sums in one order: the same floats in any process
             held = owner.get(c)
             if held in allies:
                 threats = reaching.get(c, {})

@@ -1,6 +1,11 @@
 """The bot (contracts/bots.md): whole games of seven bots in every variant, every
 order valid, the same seed the same orders, every kind of phase, and DumbBot
 (its opponent model) as valid as it."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from adjudicator.diplomacy import (VARIANTS, RequestError, adjudicate, bot_orders, check_orders,
@@ -75,6 +80,23 @@ def test_the_same_seed_gives_the_same_orders():
         assert valid(position, power, first) and len(first) == len(position["units"][power])
     assert (dumbbot_orders(position, "TURKEY", seed=3)
             == dumbbot_orders(position, "TURKEY", seed=3))
+
+
+GAME = """
+from adjudicator.diplomacy import bot_orders
+from tests.diplomacy.test_bot import QUICK, play
+phases, last = play("standard", 2, lambda pos, power, seed: bot_orders(pos, power, seed, QUICK))
+print(phases, last["results"], last["next"]["units"])
+"""
+
+
+def test_the_same_seeds_give_the_same_game_in_any_process():
+    """Nothing hangs on the order of a set of strings (it changes with PYTHONHASHSEED)."""
+    root = Path(__file__).resolve().parents[2]
+    games = {subprocess.run([sys.executable, "-c", GAME], cwd=root, check=True, text=True,
+                            capture_output=True, env={**os.environ, "PYTHONHASHSEED": seed}
+                            ).stdout for seed in ("1", "2")}
+    assert len(games) == 1 and "S1902M" in games.pop()
 
 
 def test_the_bot_takes_centres_from_six_holders():
