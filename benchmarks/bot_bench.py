@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"bot (budget {args.budget}) against baselines, seeds {seeds}, to the end of {last_year}")
     for name in args.baselines.split(","):
         bench(name, seeds, last_year, args.budget, times)
-    print("\nbot's answer time per power per phase (CPU seconds, one core):")
+    print("\nbot's answer time per power per phase (CPU seconds, one core; the limit is 1 s):")
     for kind, xs in sorted(times.items(), key=lambda kv: "MRA".index(kv[0])):
         print(f"  {PHASE_KINDS[kind]:12} n={len(xs):5}  p50 {percentile(xs, .5):.3f}  "
               f"p95 {percentile(xs, .95):.3f}  max {max(xs):.3f}")

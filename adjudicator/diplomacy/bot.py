@@ -36,7 +36,7 @@ from .position import Position, RequestError, read_position
 DEFAULT_BUDGET: Final = 400
 #: replies of the neighbours each candidate is played against
 REPLIES: Final = 6
-#: the share of the budget spent on sampled candidates (the rest improves the best one)
+#: the share of the budget spent on sampled candidates (the rest improves the best ones)
 SAMPLED_SHARE: Final = 0.4
 #: the sampled candidates improved one unit at a time, best first, while the budget lasts
 RESTARTS: Final = 3
