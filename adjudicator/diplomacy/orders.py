@@ -20,7 +20,8 @@ order invalid, with a reason.  A character that is not a letter, digit,
 space or one of ``- : , ( ) / . '`` (and the arrows) is not skipped ("cannot
 read 'é'"); nor are trailing filler words ("A PAR - BUR AND").  A convoy route
 written out (``A LON - NTH - BEL``, as judges accept) is read as the convoyed
-move it names (``A LON - BEL VIA``) only if the route is real on the map:
+move it names (``A LON - BEL VIA``) only if the route is real on the map, and
+so is one written after the destination (``A YOR - NWY VIA NTH``):
 seas, each touching the last, from the army's coast to a coast.  Any other
 chain of places (``A PAR - BUR - PIC``) is invalid.
 """
@@ -374,7 +375,15 @@ def _parse(text: str) -> Parsed:
             via, rest = True, rest[:-1]
         if word == "R" and rest and rest[0] == ("K", "-"):
             rest = rest[1:]
+        seas: list[str] = []
+        if ("K", "VIA") in rest and word == "-":  # "A YOR - NWY VIA NTH": the route after the destination
+            at = rest.index(("K", "VIA"))
+            seas, rest = _path(rest[at + 1:]), rest[:at]
         path = _path(rest)
+        if seas:
+            if len(path) > 1:
+                raise OrderError("cannot parse order: a route is written once")
+            path = [*seas, *path]
         dest = path[-1]
         if len(path) > 1:
             # "A LON - NTH - BEL": a convoy route written out, read as the convoyed

@@ -195,3 +195,17 @@ def test_a_real_route_is_the_convoyed_move_it_names():
     [r] = check_orders({"phase": "S1901M", "units": {"ENGLAND": ["F LON", "F NTH"]}}, "ENGLAND",
                        ["F LON - NTH - BEL"])
     assert not r["valid"] and r["reason"] == "only armies can be convoyed"
+
+
+@pytest.mark.parametrize("text, seas", [("A YOR - NWY via NTH", ["NTH"]), ("a yor - nwy VIA North Sea", ["NTH"]),
+                                        ("A YOR - NWY via NTH, NWG", ["NTH", "NWG"])])
+def test_a_route_written_after_the_destination_is_a_move_by_convoy(text, seas):
+    """Judges read "A YOR - NWY via NTH" as "A YOR - NTH - NWY": the convoyed move it names."""
+    parsed = parse(text)
+    assert (parsed.dest, parsed.via) == ("NWY", True)
+
+
+@pytest.mark.parametrize("text", ["A YOR - NWY via BUR", "A YOR - NWY via NWG", "A YOR - NTH - NWY via NTH"])
+def test_a_route_after_the_destination_must_be_real(text):
+    with pytest.raises(OrderError):
+        parse(text)
