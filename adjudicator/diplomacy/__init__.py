@@ -76,6 +76,7 @@ class OrderChecker:
         self.pos = pos = read_position(req)
         self.rules = (Legality(pos) if pos.type == "M" else Retreats(pos) if pos.type == "R"
                       else Adjustments(pos))
+        self._readers: dict[str, object] = {}  # power -> its order reader
 
     def check(self, power: str, orders: list[str]) -> list[dict]:
         """As :func:`check_orders`."""
@@ -84,11 +85,12 @@ class OrderChecker:
         if not isinstance(power, str) or power.upper() not in pos.variant.powers:
             raise RequestError(f"unknown power {power!r}", "power")
         power = power.upper()
-        if pos.type == "M":
-            return _checked(pos, power, orders, self._movement_order(power))
-        if pos.type == "R":
-            return _checked(pos, power, orders, self._retreat_order(power))
-        return _checked(pos, power, orders, self._adjustment_order(power))
+        one = self._readers.get(power)
+        if one is None:
+            one = self._readers[power] = (
+                self._movement_order(power) if pos.type == "M"
+                else self._retreat_order(power) if pos.type == "R" else self._adjustment_order(power))
+        return _checked(pos, power, orders, one)
 
     def _movement_order(self, power):
         pos, checker = self.pos, self.rules

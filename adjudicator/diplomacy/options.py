@@ -93,6 +93,7 @@ class _Options:
         self.pos = pos
         self._movement: _Movement | None = None
         self._retreats: Retreats | None = None
+        self._counts: dict[str, int] | None = None
 
     def of(self, power: str) -> dict:
         pos = self.pos
@@ -108,7 +109,9 @@ class _Options:
             places = self._retreats.options
             return {u.name: [f"{u.name} D"] + [f"{u.name} R {loc}" for loc in places[prov]]
                     for prov, (u, _af) in pos.dislodged.items() if u.power == power}
-        return _adjustments(pos, power)
+        if self._counts is None:
+            self._counts = adjustment_counts(pos.power_units, pos.centers, pos.neutral)
+        return _adjustments(pos, power, self._counts.get(power, 0))
 
 
 class _Movement:
@@ -225,8 +228,8 @@ class _Movement:
         return self._convoys.get(sea, [])
 
 
-def _adjustments(pos: Position, power: str) -> dict:
-    n = adjustment_counts(pos.power_units, pos.centers, pos.neutral).get(power, 0)
+def _adjustments(pos: Position, power: str, n: int) -> dict:
+    """``n``: the power's adjustment count (builds it can make, or -disbands)."""
     sites: dict[str, list[str]] = {}
     disbands: list[str] = []
     if n > 0:

@@ -1,7 +1,11 @@
 """Our options beside MILA's ``get_all_possible_orders`` (the ``diplomacy``
 package, a test dependency) on the same positions: standard-game positions
-of the DATC, of random games and of a crowded board.  Every difference falls
-in a category named here; docs/diplomacy.md ("Options beside MILA") says why.
+of the DATC, of random games and of a board with every province occupied.
+
+They are the same, order for order (docs/diplomacy.md, "Options beside
+MILA", says why, and what cannot be compared: MILA has only the standard
+game, and its set-up takes a dislodged unit's retreat places from us).  A
+difference would be a bug on one side or a quirk to name here.
 """
 import pytest
 
@@ -42,24 +46,14 @@ def mila_options(position: dict) -> dict[str, set[str]]:
             for power in game.powers if game.get_orderable_locations(power)}
 
 
-def difference(order: str, ours: bool, position: dict) -> str:
-    """The named category of an order only one side offers (or "unexplained")."""
-    if position["phase"].endswith("A"):
-        if not ours and order == "WAIVE":
-            return "MILA offers WAIVE to a power that owes disbands or builds nowhere"
-        if not ours and order.endswith(" B"):
-            return "MILA offers builds where none can be made"
-    return "unexplained"
-
-
 def positions():
-    standard = [p for _c, p in datc_positions() if p.get("variant", "standard") == "standard"]
-    standard += [p for p in random_positions(300) + option_game_positions(300) if p["variant"] == "standard"]
-    return standard + crowded_positions(2)
+    standard = [p for _c, p in datc_positions()[::2] if p.get("variant", "standard") == "standard"]
+    standard += [p for p in random_positions(200) + option_game_positions(200) if p["variant"] == "standard"]
+    return standard + crowded_positions(1)
 
 
-def test_options_beside_mila_differ_only_in_named_ways():
-    found: dict[str, list] = {}
+def test_options_beside_mila_are_the_same():
+    differ = []
     compared = 0
     for position in positions():
         theirs = mila_options(position)
@@ -67,9 +61,6 @@ def test_options_beside_mila_differ_only_in_named_ways():
         for power in set(theirs) | set(ours):
             mine, other = ours.get(power, set()), theirs.get(power, set())
             compared += len(mine | other)
-            for order in mine ^ other:
-                found.setdefault(difference(order, order in mine, position), []).append(
-                    (position["phase"], power, order))
-    assert compared > 50_000
-    assert "unexplained" not in found, found["unexplained"][:10]
-    print({k: len(v) for k, v in found.items()})
+            differ += [(position["phase"], power, o, "ours" if o in mine else "MILA's") for o in mine ^ other]
+    assert compared > 20_000
+    assert not differ, differ[:10]
