@@ -36,7 +36,7 @@ IDS = {"game": (re.compile(r"[0-9a-f]{12}"), "12 lowercase hex digits, such as 4
 COMMANDS = ("HELP", "GAME", "TOKEN", "SIGNON", "JOIN", "ACCOUNT", "ORDERS", "END", "CLEAR", "READY", "NOT", "NOTREADY",
             "UNREADY", "STATUS", "HISTORY", "DRAW", "CONCEDE", "VOTE", "PROPOSALS", "ABSENCE", "ABSENCES",
             "APPROVE", "REJECT", "PRESS", "BROADCAST", "ENDPRESS")
-HELP = """Commands (one per line, upper or lower case; docs/email.md has examples):
+HELP = """Commands (one per line, upper or lower case):
   SIGNON <game> [<power>] [<your name>]   take a seat (the power only in games where powers are chosen),
                               or take over the open seat of <power> in a game in play
   ACCOUNT <token>             with SIGNON: tie the seat to your account (its reliability record)
@@ -55,7 +55,19 @@ HELP = """Commands (one per line, upper or lower case; docs/email.md has example
   BROADCAST [GREY] [FROM <power>]                  press to every power, until ENDPRESS
   HELP                        this text
 Replying to any message from the judge signs you in: its Reply-To is your own signed address.
-A reply to a press message is press back to its group: its whole text, quotes and signature left out."""
+A reply to a press message is press back to its group: its whole text, quotes and signature left out.
+
+For example, a player of France replying to the judge's last message:
+
+  A PAR - BUR
+  A MAR S A PAR - BUR
+  F BRE - MAO
+  READY
+
+A player of several powers may send one list: each order goes to the power whose unit it names.
+  READY FRANCE                marks France alone ready; READY alone, every power you play
+  PRESS TO GERMANY ... ENDPRESS   from your only power (name it with FROM if you play several)
+  A YOR - NWY VIA NTH         a move by convoy, with its route"""
 
 
 class TempFail(Exception):
@@ -102,7 +114,7 @@ class Inbox:
         if not msg.sender:
             log.info("ignored a message without a sender address: %r", msg.subject)
             return "ignored: no address to reply to"
-        subject = f"Re: {msg.subject}" if msg.subject else "Your message to the judge"
+        subject = re_subject(msg.subject)
         try:  # applied and answered, or neither: a reply that cannot be written stops the message first
             outbox.compose(msg.sender, subject, "", None, msg.message_id).as_bytes()
         except Exception:
@@ -309,14 +321,22 @@ class Inbox:
         return f"Cleared the orders of {done['power']} for {done['phase']}."
 
     def c_ready(self, s, args):
-        self._need_player(s)
-        done = self.games.orders.set_ready(s.gid, s.token, True)
+        done = self.games.orders.set_ready(s.gid, s.token, True, self._named_powers(s, args))
         return f"{', '.join(done['powers'])} ready in {done['phase']}; ready now: {', '.join(done['ready'])}."
 
     def c_notready(self, s, args):
-        self._need_player(s)
-        done = self.games.orders.set_ready(s.gid, s.token, False)
+        done = self.games.orders.set_ready(s.gid, s.token, False, self._named_powers(s, args))
         return f"{', '.join(done['powers'])} not ready in {done['phase']}."
+
+    def _named_powers(self, s: Session, args: list[str]) -> list[str] | None:
+        """The powers a command names (``READY FRANCE``; ``NOT READY`` has READY as its first word),
+        each one the player's; None: every power the player has."""
+        player = self._need_player(s)
+        named = [a.upper() for a in args if a.upper() != "READY"]
+        for name in named:
+            if name not in player.powers:
+                raise GameError(f"{name} is not your power; you play {', '.join(player.powers) or 'no power yet'}")
+        return named or None
 
     def c_status(self, s, args):
         gid = self._game(s)
@@ -376,10 +396,7 @@ class Inbox:
 
     def c_proposals(self, s, args):
         found = self._votes().proposals(self._game(s), s.token)
-        return "\n".join(f"{p['id']}: {p['kind']} {', '.join(p.get('members') or []) or p.get('to') or ''} "
-                         f"({p['phase']}), {p['status']}"
-                         + (f"; your votes: {p['your_votes']}" if p.get("your_votes") else "")
-                         for p in found) or "No proposals."
+        return "\n".join(proposal_text(p) for p in found) or "No proposals."
 
     # absences
     def c_absence(self, s, args):
@@ -428,13 +445,18 @@ class Inbox:
                     out.append(f"  ({len(block['lines']) - 10} more lines not shown)")
                 out.append("")
                 return
-            power = self._power(s, block["args"])
             phase = next((a.upper() for a in block["args"] if PHASE.match(a.upper())), None)
             body = schemas.OrdersSchema().load({"orders": block["lines"], **({"phase": phase} if phase else {})})
-            done = self.games.orders.submit(s.gid, s.token, power, body["orders"], body.get("phase"))
-            out.append(f"  Stored {len(done['orders'])} order{'s' * (len(done['orders']) != 1)} for "
-                       f"{done['power']} in {done['phase']} (they replace any earlier ones):")
-            out.append(_readings(done["orders"]))
+            named = [a for a in block["args"] if not PHASE.match(a.upper())]
+            if not named and len(s.player.powers) > 1:  # one list for a seat of several powers
+                lists = self.games.orders.by_owner(s.gid, s.player.powers, body["orders"])
+            else:
+                lists = {self._power(s, block["args"]): body["orders"]}
+            for power, orders in lists.items():
+                done = self.games.orders.submit(s.gid, s.token, power, orders, body.get("phase"))
+                out.append(f"  Stored {len(done['orders'])} order{'s' * (len(done['orders']) != 1)} for "
+                           f"{done['power']} in {done['phase']} (they replace any earlier ones):")
+                out.append(_readings(done["orders"]))
         except GameError as e:
             out.append(f"  Refused: {e.detail}" + ("; your earlier orders stay" if isinstance(e, Invalid) else ""))
             readings = e.extra.get("orders")
@@ -449,6 +471,23 @@ class Inbox:
             log.exception("mail orders block failed")
             out.append("  Failed: an internal error; your earlier orders stay")
         out.append("")
+
+
+def re_subject(subject: str) -> str:
+    """The subject of an answer: one "Re:" however many the message had."""
+    bare = re.sub(r"^(\s*re\s*:\s*)+", "", subject or "", flags=re.IGNORECASE)
+    return f"Re: {bare}" if bare else "Your message to the judge"
+
+
+def proposal_text(p: dict) -> str:
+    """A proposal as a player reads it by mail, in words."""
+    terms = (f"a draw between {', '.join(p.get('members') or [])}" if p["kind"] == "draw"
+             else f"a concession to {p.get('to')}")
+    mine = p.get("your_votes") or {}
+    votes = "; ".join(f"{power} voted {vote}" for power, vote in sorted(mine.items()))
+    return (f"{p['id']}: {terms}, proposed in {p['phase']}: {p['status']}"
+            + (f" ({votes})" if votes else "") + "."
+            + (f" Vote with VOTE {p['id']} YES or VOTE {p['id']} NO." if p["status"] == "open" else ""))
 
 
 def _id(text: str, kind: str = "game") -> str:

@@ -94,8 +94,39 @@ class Orders:
         current = self.t.store.transact([keys.game(gid)], body)
         return {"phase": current, "power": power, "stored": False, "orders": []}
 
-    def set_ready(self, gid: str, token: str | None, ready: bool) -> dict:
+    def by_owner(self, gid: str, powers: list[str], lines: list[str]) -> dict[str, list[str]]:
+        """``lines`` of orders sent without naming a power, each given to the power of ``powers`` whose
+        unit (or, in an adjustment phase, home centre) it names; 422 for a line that names none of
+        them, or whose unit cannot be read."""
+        g = self.t.load(self.t.r, gid)
+        position = g.position or {}
+        owner = {}
+        for power in powers:
+            for unit in (*position.get("units", {}).get(power, ()),
+                         *(d["unit"] for d in position.get("dislodged", {}).get(power, ()))):
+                owner[unit.split()[1][:3]] = power
+        if g.phase.endswith("A"):  # a build names a home centre
+            for province in engine().board_data(g.variant)["provinces"]:
+                if province["home"] in powers:
+                    owner.setdefault(province["id"], province["home"])
+        found: dict[str, list[str]] = {}
+        for i, line in enumerate(lines):
+            try:
+                loc = engine().parse(line).loc
+            except engine().OrderError as e:
+                raise Invalid(f"orders[{i}]: {e}; name the power (ORDERS <power>) to have it checked as one")
+            power = owner.get((loc or "")[:3])
+            if power is None:
+                raise Invalid(f"orders[{i}]: '{line}' names no unit of {', '.join(powers)}; name the power")
+            found.setdefault(power, []).append(line)
+        return found
+
+    def set_ready(self, gid: str, token: str | None, ready: bool, powers: list[str] | None = None) -> dict:
+        """Mark the token's powers ready (or not) in the open phase: all of them, or ``powers``."""
         player = self.t.player_for(gid, token)
+        for power in powers or ():
+            if power not in player.powers:
+                raise Forbidden(f"{power} is not your power; you play {', '.join(player.powers) or 'no power'}")
 
         def body(pipe):
             g = self.t.load(pipe, gid)
@@ -103,7 +134,7 @@ class Orders:
                 raise Conflict(f"game '{gid}' is {g.status}; readiness can be set only while a phase is open")
             pipe.watch(keys.ready(gid, g.seq))
             to_order = set(g.to_order)
-            mine = set(player.powers) & to_order
+            mine = set(powers or player.powers) & to_order
             if not mine:
                 raise Conflict(f"you have nothing to order in {g.phase}")
             now_ready = set(pipe.smembers(keys.ready(gid, g.seq)))
