@@ -31,6 +31,7 @@ from flask import Response, current_app, g, request
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException
 
+from workers.core.connection import NotReplicated
 from workers.core.errors import GameError, NotFound, Unauthorized
 
 from . import schemas
@@ -266,7 +267,8 @@ RETRY_NOTES = {
     "press.send": "A retry sends the message again if this one was sent: read the press (GET .../press) first.",
     "resolutions.extend": "A retry extends again if this one was applied: look at the deadline first.",
 }
-STORE_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.ReadOnlyError,
+# NotReplicated: the change is on the primary, but fewer replicas than REDIS_MIN_REPLICAS confirmed it
+STORE_DOWN = (NotReplicated, redis.ConnectionError, redis.TimeoutError, redis.exceptions.ReadOnlyError,
               redis.exceptions.OutOfMemoryError, redis.exceptions.ExecAbortError, redis.exceptions.TryAgainError,
               redis.exceptions.ClusterDownError)
 
