@@ -306,7 +306,8 @@ def redis_for(config: settings.Settings, roles: list[str] | None) -> tuple[str |
     started alone (``roles``) must be told where the others' Redis is."""
     if config.redis_url:
         connection.client(config.redis_url).ping()
-        return config.redis_url, f"Redis: {connection.primary(config.redis_url)} ({config.redis_url})"
+        found = f" (primary now {connection.primary(config.redis_url)})" if connection.is_sentinel(config.redis_url) else ""
+        return config.redis_url, f"Redis: {config.redis_url}{found}"
     if roles:
         raise RuntimeError("--role needs REDIS_URL (or REDIS_SENTINELS and REDIS_SENTINEL_MASTER): the parts of "
                            "one service share one Redis")
