@@ -79,17 +79,22 @@ def memory(r: redis.Redis) -> int:
     return r.info("memory")["used_memory"]
 
 
-def game_bytes(r: redis.Redis, gids: list[str]) -> float:
-    """The bytes of the keys of ``gids`` (MEMORY USAGE, every element counted), per game; RQ's
-    jobs aside (a finished job and its result expire after RQ's result_ttl, 500 s)."""
-    ids, total = set(gids), 0
+def game_bytes(r: redis.Redis, gids: list[str]) -> tuple[float, float]:
+    """The bytes of the keys of ``gids`` (MEMORY USAGE, every element counted), per game: all
+    but its event stream, and its event stream; RQ's jobs aside (a finished job and its result
+    expire after RQ's result_ttl, 500 s)."""
+    ids, total, events = set(gids), 0, 0
     for key in r.scan_iter(count=1000):
         if key.startswith(b"rq:"):
             continue
         found = GAME_ID.search(key.decode())
         if found and found.group() in ids:
-            total += r.memory_usage(key, samples=0)
-    return total / len(gids)
+            size = r.memory_usage(key, samples=0)
+            if key.endswith(b":events"):
+                events += size
+            else:
+                total += size
+    return total / len(gids), events / len(gids)
 
 
 def forming(url: str, count: int) -> dict:
@@ -100,11 +105,11 @@ def forming(url: str, count: int) -> dict:
     spec = schemas.CreateGameSchema().load({"assignment": "chosen", "deadlines": LONG})
     before = memory(r)
     gids = [games.create_game(spec)[0]["id"] for _ in range(count)]
-    found = {"created": game_bytes(r, gids), "created_used": (memory(r) - before) / count}
+    found = {"created": sum(game_bytes(r, gids)), "created_used": (memory(r) - before) / count}
     for gid in gids:
         for power in POWERS:
             games.join(gid, power.title(), power)
-    return {**found, "seated": game_bytes(r, gids), "seated_used": (memory(r) - before) / count}
+    return {**found, "seated": sum(game_bytes(r, gids)), "seated_used": (memory(r) - before) / count}
 
 
 def played(url: str, count: int, phases: int, trips: RoundTrips) -> dict:
@@ -155,7 +160,8 @@ def played(url: str, count: int, phases: int, trips: RoundTrips) -> dict:
                 now = client.get(f"/v1/games/{gid}").get_json()["phase"]
                 if now != script[step + 1]["phase"]:
                     raise SystemExit(f"game {gid} is at {now}, the script at {script[step + 1]['phase']}")
-    return {"bytes": game_bytes(r, [gid for gid, _d, _t in players]), "used": (memory(r) - base) / count,
+    kept, events = game_bytes(r, [gid for gid, _d, _t in players])
+    return {"bytes": kept, "events": events, "used": (memory(r) - base) / count,
             **{k: v / totals["phases"] for k, v in totals.items()}}
 
 
@@ -225,21 +231,26 @@ def main(argv=None) -> int:
         print(f"Redis memory per game, its keys (used_memory growth): {form['created'] / 1024:.1f} KiB "
               f"({form['created_used'] / 1024:.1f}) created, {form['seated'] / 1024:.1f} KiB "
               f"({form['seated_used'] / 1024:.1f}) with its 7 players (first phase open); "
-              f"{play['bytes'] / 1024:.1f} KiB ({play['used'] / 1024:.1f}, RQ's finished jobs of the last 500 s included) after "
-              f"{args.phases} phases with press ({args.played} games)")
+              f"{(play['bytes'] + play['events']) / 1024:.1f} KiB ({play['used'] / 1024:.1f}, RQ's finished jobs of the "
+              f"last 500 s included) after {args.phases} phases with press ({args.played} games), of which "
+              f"{play['events'] / 1024:.1f} KiB its event stream")
         print(f"Per phase of a game (7 submissions, 7 messages, the close, the adjudication): "
               f"{play['request_commands']:.0f} commands in {play['request_trips']:.0f} round trips by the requests, "
               f"{play['job_commands']:.0f} commands in {play['job_trips']:.0f} round trips by the worker")
-        seconds = {n: burst(Path(tmp) / f"burst-{n}", args.burst, n) for n in (1, 2)}
+        seconds = {n: burst(Path(tmp) / f"burst-{n}", args.burst, n) for n in (1, 2) if args.burst}
         for n, s in seconds.items():
             print(f"Deadline burst, {args.burst} games, Redis fsyncing every write, {n} worker{'s' * (n > 1)}: "
                   f"{s:.1f} s ({args.burst / s:.0f} games/s)")
-    per_game = play["bytes"]
+    # at a daily deadline a game's event stream holds the events of the last 6 hours (live.KEEP): one
+    # phase's at most, where this run kept all of them
+    per_game = play["bytes"] + play["events"] / args.phases
     held = int(GB * 0.75 / per_game)  # a quarter kept free: fork for RDB/AOF rewrite, fragmentation
-    rate = args.burst / seconds[2]
-    print(f"One Redis of 1 GB (3/4 of it for data): {held:,} games of {args.phases} phases with press")
-    print(f"One worker host (2 cores, 2 workers) at a daily deadline: {int(rate * 60):,} games adjudicated within "
-          f"a minute of it, {int(rate * 600):,} within ten minutes")
+    print(f"One Redis of 1 GB (3/4 of it for data): {held:,} games of {args.phases} phases with press at a daily "
+          f"deadline ({per_game / 1024:.0f} KiB each, one phase of events)")
+    if seconds:
+        rate = args.burst / seconds[2]
+        print(f"One worker host (2 cores, 2 workers) at a daily deadline: {int(rate * 60):,} games adjudicated "
+              f"within a minute of it, {int(rate * 600):,} within ten minutes")
     return 0
 
 
