@@ -231,8 +231,8 @@ def main(argv=None) -> int:
         print(f"Redis memory per game, its keys (used_memory growth): {form['created'] / 1024:.1f} KiB "
               f"({form['created_used'] / 1024:.1f}) created, {form['seated'] / 1024:.1f} KiB "
               f"({form['seated_used'] / 1024:.1f}) with its 7 players (first phase open); "
-              f"{(play['bytes'] + play['events']) / 1024:.1f} KiB ({play['used'] / 1024:.1f}, RQ's finished jobs of the "
-              f"last 500 s included) after {args.phases} phases with press ({args.played} games), of which "
+              f"{(play['bytes'] + play['events']) / 1024:.1f} KiB ({play['used'] / 1024:.1f}, RQ's finished jobs "
+              f"of the last 500 s included) after {args.phases} phases with press ({args.played} games), of which "
               f"{play['events'] / 1024:.1f} KiB its event stream")
         print(f"Per phase of a game (7 submissions, 7 messages, the close, the adjudication): "
               f"{play['request_commands']:.0f} commands in {play['request_trips']:.0f} round trips by the requests, "

@@ -306,8 +306,8 @@ def redis_for(config: settings.Settings, roles: list[str] | None) -> tuple[str |
     started alone (``roles``) must be told where the others' Redis is."""
     if config.redis_url:
         connection.client(config.redis_url).ping()
-        found = f" (primary now {connection.primary(config.redis_url)})" if connection.is_sentinel(config.redis_url) else ""
-        return config.redis_url, f"Redis: {config.redis_url}{found}"
+        url = config.redis_url
+        return url, f"Redis: {url}" + (f" (primary now {connection.primary(url)})" if connection.is_sentinel(url) else "")
     if roles:
         raise RuntimeError("--role needs REDIS_URL (or REDIS_SENTINELS and REDIS_SENTINEL_MASTER): the parts of "
                            "one service share one Redis")

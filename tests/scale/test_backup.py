@@ -37,8 +37,8 @@ def test_a_backup_taken_with_redis_cli_restores_every_game(tmp_path):
     restored.mkdir()
     shutil.copy(tmp_path / "backup.rdb", restored / "dump.rdb")
     port = free_port()
-    server = subprocess.Popen([redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(restored),
-                               "--appendonly", "no"], stdout=subprocess.DEVNULL)  # step 3: load it, AOF off
+    server = subprocess.Popen([redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1",  # step 3: load it,
+                               "--dir", str(restored), "--appendonly", "no"], stdout=subprocess.DEVNULL)  # AOF off
     try:
         r = redis.Redis(port=port, decode_responses=True)
         wait_for(lambda: _answers(r), 15, "the restored Redis", real=True)
