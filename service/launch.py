@@ -307,7 +307,8 @@ def redis_for(config: settings.Settings, roles: list[str] | None) -> tuple[str |
     if config.redis_url:
         connection.client(config.redis_url).ping()
         url = config.redis_url
-        return url, f"Redis: {url}" + (f" (primary now {connection.primary(url)})" if connection.is_sentinel(url) else "")
+        found = f" (primary now {connection.primary(url)})" if connection.is_sentinel(url) else ""
+        return url, f"Redis: {url}{found}"
     if roles:
         raise RuntimeError("--role needs REDIS_URL (or REDIS_SENTINELS and REDIS_SENTINEL_MASTER): the parts of "
                            "one service share one Redis")
