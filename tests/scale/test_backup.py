@@ -7,6 +7,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
 import redis
 
 from service.launch import free_port, redis_server_binary, start_redis, stop
@@ -22,6 +23,7 @@ def cli(port: int, *args: str) -> str:
     return subprocess.run([binary, "-p", str(port), *args], check=True, capture_output=True, text=True).stdout
 
 
+@pytest.mark.scale
 def test_a_backup_taken_with_redis_cli_restores_every_game(tmp_path):
     proc, url = start_redis(tmp_path / "live", persist=True)  # AOF always + RDB, as serve runs it
     try:

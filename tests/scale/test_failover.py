@@ -8,6 +8,7 @@ import threading
 import time
 from email.message import EmailMessage
 
+import pytest
 import requests
 
 from service.launch import free_port
@@ -61,6 +62,7 @@ def mail(port: int) -> None:
         client.send_message(msg)  # raises unless 250
 
 
+@pytest.mark.scale
 def test_after_the_primary_dies_every_2xx_is_kept_the_service_answers_within_10_s_and_the_deadline_fires_once(
         tmp_path):
     (tmp_path / "redis").mkdir()

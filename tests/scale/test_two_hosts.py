@@ -9,6 +9,7 @@ import signal
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 import redis
 from rq import Worker
 
@@ -42,6 +43,7 @@ def seed(url: str, deadline: int, count: int) -> list[str]:
         return list(pool.map(one, range(count)))
 
 
+@pytest.mark.scale
 def test_two_instances_share_a_500_game_deadline_and_one_finishes_it_when_the_other_dies(tmp_path):
     redis_proc, url = start_redis(tmp_path / "redis", persist=False)
     r = redis.Redis.from_url(url, decode_responses=True)

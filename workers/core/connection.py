@@ -92,7 +92,7 @@ def _sentinels(url: str) -> tuple[_Sentinels, str, dict]:
     hosts = parts.netloc.rsplit("@", 1)[-1]
     addresses = []
     for host in hosts.split(","):
-        name, _, port = host.rpartition(":")
+        name, _, port = host.partition(":")
         addresses.append((name, int(port or 26379)))
     path = [p for p in parts.path.split("/") if p]
     if not path:
