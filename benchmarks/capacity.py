@@ -104,11 +104,11 @@ def forming(url: str, count: int) -> dict:
     games = Games(Store(url, Settings.from_env({"REDIS_URL": url})))
     spec = schemas.CreateGameSchema().load({"assignment": "chosen", "deadlines": LONG})
     before = memory(r)
-    gids = [games.create_game(spec)[0]["id"] for _ in range(count)]
+    gids = [games.setup.create_game(spec)[0]["id"] for _ in range(count)]
     found = {"created": sum(game_bytes(r, gids)), "created_used": (memory(r) - before) / count}
     for gid in gids:
         for power in POWERS:
-            games.join(gid, power.title(), power)
+            games.setup.join(gid, power.title(), power)
     return {**found, "seated": sum(game_bytes(r, gids)), "seated_used": (memory(r) - before) / count}
 
 
@@ -172,9 +172,9 @@ def seed_burst(url: str, count: int) -> list[str]:
     spec = schemas.CreateGameSchema().load({"assignment": "chosen", "deadlines": LONG})
     gids = []
     for _ in range(count):
-        state, director = games.create_game(spec)
-        games.join(state["id"], "France", "FRANCE")
-        games.start(state["id"], director)
+        state, director = games.setup.create_game(spec)
+        games.setup.join(state["id"], "France", "FRANCE")
+        games.setup.start(state["id"], director)
         gids.append(state["id"])
     return gids
 

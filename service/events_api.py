@@ -23,7 +23,6 @@ proxies from closing it and checks that the token still holds.
 from __future__ import annotations
 
 import re
-
 from typing import Callable
 
 from flask import Blueprint, Response, current_app, request

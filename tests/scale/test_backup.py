@@ -29,7 +29,7 @@ def test_a_backup_taken_with_redis_cli_restores_every_game(tmp_path):
     try:
         games = Games(Store(url, Settings.from_env({"REDIS_URL": url})))
         spec = schemas.CreateGameSchema().load({"assignment": "chosen"})
-        gids = [games.create_game(spec)[0]["id"] for _ in range(20)]
+        gids = [games.setup.create_game(spec)[0]["id"] for _ in range(20)]
         port = redis.Redis.from_url(url).connection_pool.connection_kwargs["port"]
         cli(port, "--rdb", str(tmp_path / "backup.rdb"))  # step 1: the backup, from the running server
     finally:
@@ -52,7 +52,7 @@ def test_a_backup_taken_with_redis_cli_restores_every_game(tmp_path):
     proc, url = start_redis(restored, persist=True)  # step 5: served as before, from the AOF
     try:
         games = Games(Store(url, Settings.from_env({"REDIS_URL": url})))
-        assert [games.public_state(gid)["id"] for gid in gids] == gids
+        assert [games.views.public_state(gid)["id"] for gid in gids] == gids
     finally:
         stop(proc)
 

@@ -34,9 +34,9 @@ def seed(url: str, deadline: int, count: int) -> list[str]:
         "first_movement": 3600, "movement": 3600, "retreat": 3600, "adjustment": 3600}})
 
     def one(_):
-        state, director = games.create_game(spec)
-        games.join(state["id"], "France", "FRANCE")
-        games.start(state["id"], director)
+        state, director = games.setup.create_game(spec)
+        games.setup.join(state["id"], "France", "FRANCE")
+        games.setup.start(state["id"], director)
         return state["id"]
 
     with ThreadPoolExecutor(4) as pool:
