@@ -370,14 +370,14 @@ def main(argv: list[str] | None = None) -> int:
         _LIBC.prctl(36, 1)  # PR_SET_CHILD_SUBREAPER: a dead child's children become ours (Orphans)
     env["LAUNCHER_PID"] = str(os.getpid())
     commands = service_commands(host, port, listen_fd=listener.fileno() if listener else None)
-    worker = commands.pop("worker")
+    worker, api_command = commands.pop("worker"), commands.pop("api")
     commands = {**{f"worker-{i}": worker for i in range(1, args.workers + 1) if "worker" in roles},
-                **{name: cmd for name, cmd in commands.items() if name in roles and name != "api"}}
+                **{name: cmd for name, cmd in commands.items() if name in roles}}
     children = [Child(name, lambda cmd=cmd: spawn(cmd, env=env)) for name, cmd in commands.items()]
     api = None
     if listener is not None:
-        api = Child("api", lambda: spawn(service_commands(host, port, listen_fd=listener.fileno())["api"], env=env,
-                                         pass_fds=(listener.fileno(),)), API_BACKOFF, orphaned=orphans.adopt)
+        api = Child("api", lambda: spawn(api_command, env=env, pass_fds=(listener.fileno(),)), API_BACKOFF,
+                    orphaned=orphans.adopt)
         children.insert(0, api)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     base = f"http://{shown}:{port}"

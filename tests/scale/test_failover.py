@@ -1,6 +1,7 @@
 """Redis failover under load, with real processes: a primary, a replica and three sentinels; the
-API, a worker, the scheduler and the mail listener each started alone against the sentinels, with
-REDIS_MIN_REPLICAS=1.  Submissions flow while the primary is SIGKILLed and the replica promoted."""
+API, a worker, the scheduler and the mail listener each started alone (``serve --role``, as on
+hosts of their own) against the sentinels, with REDIS_MIN_REPLICAS=1.  Submissions flow while the
+primary is SIGKILLed and the replica promoted."""
 from __future__ import annotations
 
 import smtplib
@@ -14,7 +15,7 @@ import requests
 from service.launch import free_port
 from tests.scale.redis_set import RedisSet
 from tests.service.gamekit import LONG, POWERS, new_game
-from tests.service.svc_stack import TEST_ENV, Api, Stack, wait_for
+from tests.service.svc_stack import TEST_ENV, Api, Launcher, wait_for
 
 ORDERS = {"AUSTRIA": [["A VIE H"], ["A VIE - GAL"]], "ENGLAND": [["F LON H"], ["F LON - NTH"]],
           "FRANCE": [["A PAR H"], ["A PAR - BUR"]], "GERMANY": [["A BER H"], ["A BER - KIE"]],
@@ -68,12 +69,19 @@ def test_after_the_primary_dies_every_2xx_is_kept_the_service_answers_within_10_
     (tmp_path / "redis").mkdir()
     redis_set = RedisSet(tmp_path / "redis")
     smtp_port = free_port()
-    stack = None
+    env = {**TEST_ENV, "REDIS_URL": redis_set.url, "REDIS_MIN_REPLICAS": "1", "REDIS_REPLICA_TIMEOUT": "1",
+           "SMTP_PORT": str(smtp_port)}
+    roles: dict[str, Launcher] = {}
     try:
-        stack = Stack(redis_set.url, tmp_path, env={**TEST_ENV, "REDIS_MIN_REPLICAS": "1",
-                                                    "REDIS_REPLICA_TIMEOUT": "1", "SMTP_PORT": str(smtp_port)})
-        stack.start("mail")
-        wait_for(lambda: "SMTP listener" in (tmp_path / "mail.log").read_text(), 20, "the mail listener", real=True)
+        for role in ("api", "worker", "scheduler", "mail"):
+            (tmp_path / role).mkdir()
+            roles[role] = Launcher(tmp_path / role, "--role", role, **env).start(wait=False)
+        wait_for(lambda: all("Press Ctrl-C" in r.log or r.proc.poll() is not None for r in roles.values()), 60,
+                 "every role to start", real=True)
+        assert all(r.proc.poll() is None for r in roles.values()), {n: r.log for n, r in roles.items()}
+        wait_for(lambda: "SMTP listener" in roles["mail"].log, 20, "the mail listener", real=True)
+        assert f"(primary now 127.0.0.1:{redis_set.ports['a']})" in roles["api"].log
+        stack = roles["api"]
         api = Api(stack.base)
         games = [new_game(api, deadlines=LONG) for _ in range(2)]
         submitter = Submitter(stack.base, games)
@@ -95,8 +103,8 @@ def test_after_the_primary_dies_every_2xx_is_kept_the_service_answers_within_10_
 
         assert promoted - killed < 15
         assert answered - promoted < 10
-        print(f"replica promoted {promoted - killed:.1f} s after the kill; an order accepted {answered - promoted:.1f} s "
-              f"after the promotion; {len(submitter.accepted_since(0))} accepted in all")
+        print(f"replica promoted {promoted - killed:.1f} s after the kill; an order accepted "
+              f"{answered - promoted:.1f} s after the promotion; {len(submitter.accepted_since(0))} accepted in all")
         for game in games:  # the last order accepted is kept, or one sent after it with no 2xx answer
             for power in POWERS:
                 tries = submitter.attempts[(game.id, power)]
@@ -111,10 +119,11 @@ def test_after_the_primary_dies_every_2xx_is_kept_the_service_answers_within_10_
         [record] = game.history()
         assert record["closed_by"] == "deadline" and record["orders"]["FRANCE"] == ["A PAR - BUR"]
         mail(smtp_port)
-        for role in ("api", "worker", "scheduler", "mail"):  # each found the first primary, then the new one
-            log = (tmp_path / f"{role}.log").read_text()
+        for role, launcher in roles.items():  # each found the first primary, then the new one
+            log = launcher.log
             assert f"127.0.0.1:{first}" in log and f"127.0.0.1:{second}" in log, (role, log[-3000:])
     finally:
-        if stack is not None:
-            stack.close()
+        for launcher in roles.values():
+            if launcher.proc.poll() is None:
+                assert launcher.stop() == 0, launcher.log
         redis_set.close()

@@ -54,7 +54,8 @@ def test_sentinels_are_read_from_a_url_or_two_settings():
     assert [(s.connection_pool.connection_kwargs["host"], s.connection_pool.connection_kwargs["port"])
             for s in sentinels.sentinels] == [("10.0.0.1", 26379), ("10.0.0.2", 26379)]
     assert master == "main" and options == {"db": 3, "password": "s@cret"}
-    config = Settings.from_env({"REDIS_SENTINELS": "a:1,b:2", "REDIS_SENTINEL_MASTER": "main", "REDIS_URL": "redis://x"})
+    config = Settings.from_env({"REDIS_SENTINELS": "a:1,b:2", "REDIS_SENTINEL_MASTER": "main",
+                                "REDIS_URL": "redis://x"})
     assert config.redis_url == "redis+sentinel://a:1,b:2/main"
     with pytest.raises(SettingsError, match="REDIS_SENTINEL_MASTER"):
         Settings.from_env({"REDIS_SENTINELS": "a:1"})
