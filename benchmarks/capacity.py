@@ -17,7 +17,10 @@ Starts redis-servers of its own and prints
    queues them and 1, then 2 worker processes (``python -m workers.runtime.worker``) adjudicate
    them: the time from the dispatch until every game's next phase is open;
 4. from these: the games one 1 GB Redis holds, and the games one worker host (2 cores, 2
-   workers) adjudicates within a minute of a daily deadline.
+   workers) adjudicates within a minute of a daily deadline;
+5. what ``REDIS_MIN_REPLICAS=1`` costs: ``--submissions`` order submissions through the Flask
+   application to a primary with one replica (both fsyncing every write), with 0 and with 1
+   replica waited for: the median and 99th percentile.
 
 Figures taken on a shared machine are noisy: say what else ran.
 """
@@ -42,7 +45,7 @@ import redis  # noqa: E402
 from benchmarks.positions import game_phases  # noqa: E402
 from service import schemas  # noqa: E402
 from service.app import create_app  # noqa: E402
-from service.launch import start_redis, stop, wait_until  # noqa: E402
+from service.launch import redis_server_binary, start_redis, stop, wait_until  # noqa: E402
 from workers.core import keys  # noqa: E402
 from workers.core.settings import Settings  # noqa: E402
 from workers.core.store import Store  # noqa: E402
@@ -212,12 +215,47 @@ def burst(folder: Path, count: int, workers: int) -> float:
         stop(proc)
 
 
+def waiting_for_replicas(folder: Path, count: int) -> dict[int, tuple[float, float]]:
+    """Median and p99 seconds of ``count`` submissions with 0 and 1 replicas waited for."""
+    proc, url = start_redis(folder / "primary", persist=True)
+    port = redis.Redis.from_url(url).connection_pool.connection_kwargs["port"]
+    (folder / "replica").mkdir()
+    replica = subprocess.Popen([redis_server_binary(), "--port", "0", "--unixsocket", str(folder / "replica.sock"),
+                                "--dir", str(folder / "replica"), "--appendonly", "yes", "--appendfsync", "always",
+                                "--replicaof", "127.0.0.1", str(port)], stdout=subprocess.DEVNULL)
+    try:
+        wait_until(lambda: redis.Redis.from_url(url).info("replication")["connected_slaves"] == 1, 30, "the replica")
+        found = {}
+        for replicas in (0, 1):
+            store = Store(url, Settings.from_env({"REDIS_URL": url, "RATE_LIMITS": "off",
+                                                  "REDIS_MIN_REPLICAS": str(replicas)}))
+            client = create_app(store=store).test_client()
+            made = client.post("/v1/games", json={"assignment": "chosen", "deadlines": LONG}).get_json()
+            gid = made["game"]["id"]
+            token = client.post(f"/v1/games/{gid}/players", json={"name": "F", "power": "FRANCE"}).get_json()["token"]
+            client.post(f"/v1/games/{gid}/start", headers={"Authorization": f"Bearer {made['director_token']}"})
+            times = []
+            for n in range(count):
+                started = time.perf_counter()
+                orders = [["A PAR H"], ["A PAR - BUR"]][n % 2]
+                assert client.put(f"/v1/games/{gid}/orders/FRANCE", json={"orders": orders},
+                                  headers={"Authorization": f"Bearer {token}"}).status_code == 200
+                times.append(time.perf_counter() - started)
+            times.sort()
+            found[replicas] = (times[len(times) // 2], times[int(len(times) * 0.99)])
+        return found
+    finally:
+        stop(replica)
+        stop(proc)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--forming", type=int, default=300)
     parser.add_argument("--played", type=int, default=4)
     parser.add_argument("--phases", type=int, default=30)
     parser.add_argument("--burst", type=int, default=400)
+    parser.add_argument("--submissions", type=int, default=300)
     args = parser.parse_args(argv)
     logging.disable(logging.WARNING)
     trips = RoundTrips()
@@ -237,6 +275,11 @@ def main(argv=None) -> int:
         print(f"Per phase of a game (7 submissions, 7 messages, the close, the adjudication): "
               f"{play['request_commands']:.0f} commands in {play['request_trips']:.0f} round trips by the requests, "
               f"{play['job_commands']:.0f} commands in {play['job_trips']:.0f} round trips by the worker")
+        if args.submissions:
+            waits = waiting_for_replicas(Path(tmp) / "replicas", args.submissions)
+            print(f"An order submission, primary and replica fsyncing every write: " + "; ".join(
+                f"{n} replica{'s' * (n != 1)} waited for: median {m * 1000:.1f} ms, p99 {p * 1000:.1f} ms"
+                for n, (m, p) in waits.items()))
         seconds = {n: burst(Path(tmp) / f"burst-{n}", args.burst, n) for n in (1, 2) if args.burst}
         for n, s in seconds.items():
             print(f"Deadline burst, {args.burst} games, Redis fsyncing every write, {n} worker{'s' * (n > 1)}: "
