@@ -1,7 +1,13 @@
 # The whole service (API, one worker, the scheduler, embedded Redis) in one container:
 #   docker build -t diplomacy-service .
 #   docker run -p 8000:8000 -v diplomacy-data:/data diplomacy-service
-# Set REDIS_URL to use an external Redis instead of the embedded one.
+# Set REDIS_URL (or REDIS_SENTINELS and REDIS_SENTINEL_MASTER) to use an external Redis instead of the
+# embedded one. The arguments are the launcher's, so one image serves each role (docs/deployment.md,
+# docker-compose.yml):
+#   docker run -e REDIS_URL=redis://redis:6379/0 diplomacy-service --role api
+#   docker run -e REDIS_URL=redis://redis:6379/0 diplomacy-service --role worker --workers 2
+#   docker run -e REDIS_URL=redis://redis:6379/0 diplomacy-service --role scheduler
+#   docker run -e REDIS_URL=redis://redis:6379/0 -e SMTP_PORT=2525 -e SMTP_HOST=0.0.0.0 diplomacy-service --role mail
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -28,4 +34,4 @@ USER app
 VOLUME ["/data"]
 EXPOSE 8000
 STOPSIGNAL SIGINT
-CMD ["python", "-m", "service.launch"]
+ENTRYPOINT ["python", "-m", "service.launch"]

@@ -23,13 +23,11 @@ proxies from closing it and checks that the token still holds.
 from __future__ import annotations
 
 import re
-
-import redis
 from typing import Callable
 
 from flask import Blueprint, Response, current_app, request
 
-from workers.core import live
+from workers.core import connection, live
 from workers.core.errors import NotFound, Unauthorized
 from workers.core.store import CONNECTIONS, CONNECTION_WAIT
 from workers.tables.viewers import who
@@ -84,9 +82,8 @@ def _hub() -> Hub:
     each while it waits, with a socket timeout longer than a wait."""
     hub = current_app.extensions.get("event_hub")
     if hub is None:
-        client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
-            _store().url, decode_responses=True, socket_timeout=HEARTBEAT + 10, max_connections=CONNECTIONS,
-            timeout=CONNECTION_WAIT))
+        client = connection.client(_store().url, CONNECTIONS, CONNECTION_WAIT, decode_responses=True,
+                                   socket_timeout=HEARTBEAT + 10)
         hub = current_app.extensions["event_hub"] = Hub(client, HEARTBEAT * 1000)
     return hub
 

@@ -95,6 +95,12 @@ def pre_request(worker, req):
         req.force_close()
 
 
+def when_ready(server):
+    from workers.core import connection, settings
+
+    connection.announce(settings.current().redis_url, "api")
+
+
 def post_worker_init(worker):
     from workers.core import settings
 

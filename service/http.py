@@ -31,6 +31,7 @@ from flask import Response, current_app, g, request
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException
 
+from workers.core.connection import NotReplicated
 from workers.core.errors import GameError, NotFound, Unauthorized
 
 from . import schemas
@@ -266,14 +267,18 @@ RETRY_NOTES = {
     "press.send": "A retry sends the message again if this one was sent: read the press (GET .../press) first.",
     "resolutions.extend": "A retry extends again if this one was applied: look at the deadline first.",
 }
-STORE_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.ReadOnlyError,
+# the first word of a Redis error that means the store is down (NOREPLICAS: a primary with
+# min-replicas-to-write that has too few)
+DOWN_REPLIES = ("MISCONF", "LOADING", "MASTERDOWN", "NOREPLICAS")
+# NotReplicated: the change is on the primary, but fewer replicas than REDIS_MIN_REPLICAS confirmed it
+STORE_DOWN = (NotReplicated, redis.ConnectionError, redis.TimeoutError, redis.exceptions.ReadOnlyError,
               redis.exceptions.OutOfMemoryError, redis.exceptions.ExecAbortError, redis.exceptions.TryAgainError,
               redis.exceptions.ClusterDownError)
 
 
 def _store_error(e: redis.RedisError):
     down = isinstance(e, STORE_DOWN) or (isinstance(e, redis.ResponseError)
-                                         and str(e).split(" ", 1)[0] in ("MISCONF", "LOADING", "MASTERDOWN"))
+                                         and str(e).split(" ", 1)[0] in DOWN_REPLIES)
     if not down:
         return _unexpected(e)
     log.warning("store unavailable on %s %s: %s", request.method, request.path, e)

@@ -40,7 +40,7 @@ from pathlib import Path
 
 import redis
 
-from workers.core import settings
+from workers.core import connection, settings
 
 RESTART_WINDOW = 30.0  # a child that ran this long before dying starts a new count of failures
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)  # seconds before the 1st, 2nd, ... restart in a row
@@ -158,7 +158,7 @@ def start_redis(data_dir: Path, port: int | None = None, persist: bool = True) -
              else ["--appendonly", "no", "--save", ""])
     proc = spawn(args)
     url = f"redis://127.0.0.1:{port}/0"
-    wait_until(lambda: proc.poll() is not None or redis.Redis.from_url(url).ping(), 15, f"redis-server on port {port}")
+    wait_until(lambda: proc.poll() is not None or connection.client(url).ping(), 15, f"redis-server on port {port}")
     if proc.poll() is not None:
         raise RuntimeError(f"redis-server exited with status {proc.returncode}; see {data_dir / 'redis.log'}")
     return proc, url
@@ -298,9 +298,27 @@ def api_up(base: str) -> bool:
         return False
 
 
+ROLES = ("api", "worker", "scheduler", "mail")
+
+
+def redis_for(config: settings.Settings, roles: list[str] | None) -> tuple[str | None, str]:
+    """The service's Redis URL (None: start the embedded one) and how to say where it is; a part
+    started alone (``roles``) must be told where the others' Redis is."""
+    if config.redis_url:
+        connection.client(config.redis_url).ping()
+        url = config.redis_url
+        found = f" (primary now {connection.primary(url)})" if connection.is_sentinel(url) else ""
+        return url, f"Redis: {url}{found}"
+    if roles:
+        raise RuntimeError("--role needs REDIS_URL (or REDIS_SENTINELS and REDIS_SENTINEL_MASTER): the parts of "
+                           "one service share one Redis")
+    return None, ""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Start the whole service: Redis (embedded unless REDIS_URL), "
-                                                 "the API, the workers and the scheduler (docs/service.md).")
+                                                 "the API, the workers and the scheduler (docs/service.md); "
+                                                 "or, with --role, some of its parts (docs/deployment.md).")
     try:
         config = settings.current()
     except settings.SettingsError as e:
@@ -308,10 +326,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     parser.add_argument("--workers", type=int, default=config.workers, metavar="N",
                         help="adjudication workers to run (default: $WORKERS or 1)")
+    parser.add_argument("--role", action="append", choices=ROLES, dest="roles",
+                        help="start only this part (repeatable), against the Redis of REDIS_URL: the API, "
+                             "--workers workers, a scheduler (one active, others standing by) or the mail "
+                             "listener (SMTP_PORT); default: all of them, mail only with SMTP_PORT")
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error("--workers must be at least 1")
-    root = Path.cwd()
+    if args.roles and "mail" in args.roles and not config.smtp_port:
+        parser.error("--role mail needs SMTP_PORT")
+    roles = set(args.roles or ROLES)
     host, port = config.host, config.port
     env = dict(os.environ)
     # Prometheus multiprocess files: one directory per run, shared by every child (/metrics adds them up)
@@ -319,25 +343,25 @@ def main(argv: list[str] | None = None) -> int:
     env["PROMETHEUS_MULTIPROC_DIR"] = env.get("PROMETHEUS_MULTIPROC_DIR") or metrics_dir
     redis_child = None
     try:
-        if env.get("REDIS_URL"):
-            redis.Redis.from_url(env["REDIS_URL"]).ping()
-            where = f"Redis: {env['REDIS_URL']}"
-        else:
-            data_dir, redis_port = Path(env.get("DATA_DIR", root / "data")).resolve(), free_port()
+        url, where = redis_for(config, args.roles)
+        if url is None:
+            data_dir, redis_port = config.data_dir.resolve(), free_port()
             redis_child = Child("redis", lambda: start_redis(data_dir, redis_port)[0])
             env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
             where = f"Redis: embedded ({env['REDIS_URL']}), data in {data_dir}"
-    except (RuntimeError, redis.RedisError) as e:
+    except (RuntimeError, ValueError, redis.RedisError) as e:
         print(f"Redis: {e}", file=sys.stderr)
         return 1
 
-    try:
-        listener = listen(host, port)
-    except RuntimeError as e:
-        print(f"API: {e}", file=sys.stderr)
-        if redis_child is not None:
-            stop(redis_child.proc)
-        return 1
+    listener = None
+    if "api" in roles:
+        try:
+            listener = listen(host, port)
+        except RuntimeError as e:
+            print(f"API: {e}", file=sys.stderr)
+            if redis_child is not None:
+                stop(redis_child.proc)
+            return 1
     stopping, api_ready, orphans = [], [], Orphans()
     signal.signal(signal.SIGINT, lambda *_: stopping.append(1))
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
@@ -345,13 +369,16 @@ def main(argv: list[str] | None = None) -> int:
     if _LIBC is not None and hasattr(_LIBC, "prctl"):
         _LIBC.prctl(36, 1)  # PR_SET_CHILD_SUBREAPER: a dead child's children become ours (Orphans)
     env["LAUNCHER_PID"] = str(os.getpid())
-    commands = service_commands(host, port, listen_fd=listener.fileno())
-    worker = commands.pop("worker")
-    commands = {"api": commands.pop("api"), **{f"worker-{i}": worker for i in range(1, args.workers + 1)},
-                **commands}
-    children = [Child(name, lambda cmd=cmd: spawn(cmd, env=env)) for name, cmd in commands.items() if name != "api"]
-    children.insert(0, Child("api", lambda: spawn(commands["api"], env=env, pass_fds=(listener.fileno(),)),
-                             API_BACKOFF, orphaned=orphans.adopt))
+    commands = service_commands(host, port, listen_fd=listener.fileno() if listener else None)
+    worker, api_command = commands.pop("worker"), commands.pop("api")
+    commands = {**{f"worker-{i}": worker for i in range(1, args.workers + 1) if "worker" in roles},
+                **{name: cmd for name, cmd in commands.items() if name in roles}}
+    children = [Child(name, lambda cmd=cmd: spawn(cmd, env=env)) for name, cmd in commands.items()]
+    api = None
+    if listener is not None:
+        api = Child("api", lambda: spawn(api_command, env=env, pass_fds=(listener.fileno(),)), API_BACKOFF,
+                    orphaned=orphans.adopt)
+        children.insert(0, api)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     base = f"http://{shown}:{port}"
     status, announced, give_up, up_by = 0, False, None, time.monotonic() + 60
@@ -359,19 +386,16 @@ def main(argv: list[str] | None = None) -> int:
         while not stopping and give_up is None:
             for child in ([redis_child] if redis_child else []) + children:
                 give_up = give_up or child.check()
-            api = children[0]
-            ready = [t for t in api_ready if t > api.started > orphans.adopted_at]  # a worker of an API started
-            api_ready.clear()                                                    # since the last one died
-            if ready:
-                orphans.end()
-            orphans.reap()
+            if api is not None:
+                ready = [t for t in api_ready if t > api.started > orphans.adopted_at]  # a worker of an API started
+                api_ready.clear()                                                    # since the last one died
+                if ready:
+                    orphans.end()
+                orphans.reap()
             if not announced and give_up is None:
-                if api_up(base):
+                if api is None or api_up(base):
                     announced = True
-                    workers = "One worker" if args.workers == 1 else f"{args.workers} workers"
-                    print(f"\nAPI:  {base}/v1   (try {base}/v1/health)\nDocs: {base}/docs   (OpenAPI: "
-                          f"{base}/openapi.yaml)\n{where}\n{workers} and the scheduler are running. "
-                          "Press Ctrl-C to stop.\n", flush=True)
+                    print(banner(base if api else None, where, args.workers, roles), flush=True)
                 elif time.monotonic() > up_by:
                     give_up = f"the API did not answer on {base} within 60 s"
             time.sleep(0.2)
@@ -386,7 +410,8 @@ def main(argv: list[str] | None = None) -> int:
         for child in children:
             if child.proc is not None:
                 stop(child.proc)
-        listener.close()
+        if listener is not None:
+            listener.close()
         _wait_for(orphans)
         if redis_child is not None and redis_child.proc is not None:
             stop(redis_child.proc)
@@ -394,6 +419,23 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(metrics_dir, ignore_errors=True)
         print("Stopped.", flush=True)
     return status
+
+
+def banner(base: str | None, where: str, workers: int, roles: set[str]) -> str:
+    """What the launcher says once its parts run (``base``: the API's URL, if it serves one)."""
+    lines = [""]
+    if base:
+        lines += [f"API:  {base}/v1   (try {base}/v1/health)", f"Docs: {base}/docs   (OpenAPI: {base}/openapi.yaml)"]
+    lines.append(where)
+    parts = [("One worker" if workers == 1 else f"{workers} workers")] if "worker" in roles else []
+    parts += [name for role, name in (("scheduler", "the scheduler"), ("mail", "the mail listener")) if role in roles
+              and (role != "mail" or settings.current().smtp_port)]
+    if parts:
+        running = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        plural = len(parts) > 1 or workers > 1 and "worker" in roles
+        lines.append(f"{running[0].upper()}{running[1:]} {'are' if plural else 'is'} running.")
+    lines.append("Press Ctrl-C to stop.\n")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

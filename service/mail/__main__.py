@@ -10,10 +10,10 @@ import argparse
 import logging
 import sys
 
-from workers.core import settings
+from workers.core import connection, settings
 
 from .commands import Inbox, TempFail
-from .listener import MAX_BYTES, serve
+from .listener import serve
 
 EX_TEMPFAIL = 75
 
@@ -25,7 +25,7 @@ def inbox() -> Inbox:
     url = settings.current().redis_url
     if not url:
         sys.exit("set REDIS_URL (the service's Redis)")
-    return Inbox(Games(Store(url)))
+    return Inbox(Games(Store(url, settings.current())))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,16 +35,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--to", action="append", default=[], help="envelope recipient (pipe mode; repeatable)")
     parser.add_argument("--from", dest="sender", help="envelope sender (pipe mode; '' for a bounce)")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=settings.current().log_level, format="%(asctime)s %(name)s %(message)s")
+    config = settings.current()
+    logging.basicConfig(level=config.log_level, format="%(asctime)s %(name)s %(message)s")
     if args.listen:
-        port = args.port or settings.current().smtp_port
+        port = args.port or config.smtp_port
         if not port:
             sys.exit("set SMTP_PORT (or --port) for the listener")
-        serve(inbox(), port)
+        judge = inbox()
+        connection.announce(config.redis_url, "mail")
+        serve(judge, port)
         return 0
-    raw = sys.stdin.buffer.read(MAX_BYTES + 1)
-    if len(raw) > MAX_BYTES:
-        print(f"message over {MAX_BYTES} bytes: refused", file=sys.stderr)
+    max_bytes = config.mail_max_bytes
+    raw = sys.stdin.buffer.read(max_bytes + 1)
+    if len(raw) > max_bytes:
+        print(f"message over {max_bytes} bytes: refused", file=sys.stderr)
         return 65  # EX_DATAERR: the mail server bounces it with the line above
     try:
         print(inbox().handle(raw, args.to, args.sender))

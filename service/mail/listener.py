@@ -1,7 +1,7 @@
-"""The SMTP listener: aiosmtpd on 127.0.0.1:``SMTP_PORT``, one thread per message handled.
+"""The SMTP listener: aiosmtpd on ``SMTP_HOST`` (default 127.0.0.1):``SMTP_PORT``, one thread per message handled.
 
 It accepts any recipient (the mail server in front decides what reaches it),
-refuses messages over ``MAX_BYTES`` at the SMTP level (552, so the sender's
+refuses messages over ``MAIL_MAX_BYTES`` at the SMTP level (552, so the sender's
 server bounces it with the reason), answers 451 (try again later) when the
 game store is unreachable, so the sending server keeps the message and
 retries, and otherwise 250 once the commands ran and the reply is queued.
@@ -20,7 +20,6 @@ from workers.core import settings
 from .commands import Inbox, TempFail
 
 log = logging.getLogger("service.mail")
-MAX_BYTES = settings.current().mail_max_bytes
 
 
 class Handler:
@@ -42,8 +41,10 @@ class Handler:
         return "250 2.0.0 handled; a reply is on its way"
 
 
-def controller(inbox: Inbox, port: int, max_bytes: int = MAX_BYTES) -> Controller:
-    return Controller(Handler(inbox), hostname="127.0.0.1", port=port, data_size_limit=max_bytes,
+def controller(inbox: Inbox, port: int, max_bytes: int | None = None) -> Controller:
+    """``max_bytes``: default ``MAIL_MAX_BYTES``."""
+    return Controller(Handler(inbox), hostname=settings.current().smtp_host, port=port,
+                      data_size_limit=max_bytes or settings.current().mail_max_bytes,
                       enable_SMTPUTF8=True, ready_timeout=10, server_hostname="diplomacy-judge")
 
 
@@ -54,7 +55,7 @@ def serve(inbox: Inbox, port: int) -> None:
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     smtp = controller(inbox, port)
     smtp.start()
-    log.info("SMTP listener on 127.0.0.1:%d", port)
-    print(f"SMTP listener on 127.0.0.1:{port}", flush=True)
+    log.info("SMTP listener on %s:%d", smtp.hostname, port)
+    print(f"SMTP listener on {smtp.hostname}:{port}", flush=True)
     stop.wait()
     smtp.stop()

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 import requests
@@ -125,3 +126,49 @@ def test_gives_up_after_repeated_failures_and_says_why(tmp_path):
     assert "5 failures in a row" in log and "giving up" in log and log.rstrip().endswith("Stopped.")
     with pytest.raises(requests.ConnectionError):
         requests.get(f"{service.base}/v1/health", timeout=2)
+
+
+@pytest.mark.background
+def test_a_role_alone_needs_the_shared_redis(tmp_path):
+    service = Launcher(tmp_path, "--role", "worker").start(wait=False)
+    assert service.proc.wait(30) == 1, service.log
+    assert "--role needs REDIS_URL" in service.log
+
+
+@pytest.mark.background
+def test_scheduler_roles_one_active_a_standby_takes_over_within_10_s_and_queues_the_deadlines(tmp_path):
+    """Two ``--role scheduler`` on one Redis, as on two hosts: one holds the lock, the other stands
+    by; the active one's host dies (SIGKILL, every process) and the standby is active within
+    10 s, and queues the deadlines that fall due."""
+    from service.launch import start_redis, stop
+    from workers.core.store import Store
+
+    redis_proc, url = start_redis(tmp_path / "redis", persist=False)
+    hosts = []
+    try:
+        for name in ("one", "two"):
+            (tmp_path / name).mkdir()
+        hosts = [Launcher(tmp_path / name, "--role", "scheduler", REDIS_URL=url, LOG_LEVEL="WARNING").start(wait=False)
+                 for name in ("one", "two")]
+        wait_for(lambda: all("Press Ctrl-C" in h.log for h in hosts), 60, "both schedulers to start", real=True)
+        wait_for(lambda: sum("active" in h.log for h in hosts) == 1 and sum("standing by" in h.log for h in hosts) == 1,
+                 20, "one scheduler active, the other standing by", real=True)
+        active, standby = sorted(hosts, key=lambda h: "active" not in h.log)
+        assert "The scheduler is running." in active.log and f"Redis: {url}" in active.log
+        for pid in active.everything():
+            os.kill(pid, signal.SIGKILL)
+        killed = time.time()
+        active.proc.wait(10)
+        wait_for(lambda: "active" in standby.log, 10, "the standby to take over", real=True)
+        assert time.time() - killed < 10
+        store = Store(url)  # a deadline due now: the scheduler left queues it
+        with store.r.pipeline() as pipe:
+            store.schedule_deadline(pipe, "games", "0123456789ab", 1, int(time.time()))
+            pipe.execute()
+        wait_for(lambda: store.next_deadline() is None and store.queue.count == 1, 10, "the deadline to be queued",
+                 real=True)
+    finally:
+        for host in hosts:
+            if host.proc.poll() is None:
+                assert host.stop() == 0, host.log
+        stop(redis_proc)

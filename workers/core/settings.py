@@ -8,7 +8,7 @@ mapping, or with ``dataclasses.replace``.  docs/service.md lists them.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Mapping
@@ -51,95 +51,107 @@ class SettingsError(ValueError):
     """A setting in the environment that is not what it must be (says which, and what it is)."""
 
 
+def env(variable: str, default=None):
+    """A setting read from the environment variable ``variable``; ``default`` when it is unset or empty."""
+    return field(default=default, metadata={"env": variable})
+
+
+def _parse(kind: str, value: str):
+    """``value`` (from the environment) as the setting's type, named by its annotation."""
+    if kind == "bool":
+        return value.strip().lower() not in _OFF
+    return {"int": int, "float": float, "Path": Path}.get(kind, str)(value)
+
+
 @dataclass(frozen=True)
 class Settings:
-    redis_url: str | None = None
-    data_dir: Path = Path("data")
-    log_level: str = "INFO"
+    # Redis: a URL (redis://, rediss://, unix://, or redis+sentinel://host:port,host:port/master/db), or
+    # REDIS_SENTINELS and REDIS_SENTINEL_MASTER, which make such a URL (workers/core/connection.py)
+    redis_url: str | None = env("REDIS_URL")
+    redis_sentinels: str | None = env("REDIS_SENTINELS")  # host:port,host:port,...
+    redis_sentinel_master: str | None = env("REDIS_SENTINEL_MASTER")
+    # replicas that must have a transaction before it counts as done (Redis WAIT; docs/deployment.md),
+    # and the seconds they are given
+    redis_min_replicas: int = env("REDIS_MIN_REPLICAS", 0)
+    redis_replica_timeout: float = env("REDIS_REPLICA_TIMEOUT", 2.0)
+    data_dir: Path = env("DATA_DIR", Path("data"))
+    log_level: str = env("LOG_LEVEL", "INFO")
     # jobs and deadlines
-    job_timeout: int = 60
-    deadline_batch: int = 100  # deadlines per job (each job costs the worker a few fsynced writes of its own)
-    deadline_threads: int = 4  # deadlines of a batch taken at once
-    fault_stall_seconds: float = 0.0  # fault injection for the tests that kill a worker mid-step
+    job_timeout: int = env("ADJ_JOB_TIMEOUT", 60)
+    # deadlines per job (each job costs the worker a few fsynced writes of its own)
+    deadline_batch: int = env("DEADLINE_BATCH", 100)
+    deadline_threads: int = env("DEADLINE_THREADS", 4)  # deadlines of a batch taken at once
+    # fault injection for the tests that kill a worker mid-step
+    fault_stall_seconds: float = env("ADJ_FAULT_STALL_SECONDS", 0.0)
     # worker and scheduler processes
-    job_heartbeat_ttl: int = 10
-    maintenance_interval: int = 5
-    worker_ttl: int = 45
-    redis_wait: float = 60.0
-    scheduler_interval: float = 0.2
-    scheduler_lock_ttl: int = 5
+    job_heartbeat_ttl: int = env("JOB_HEARTBEAT_TTL", 10)
+    maintenance_interval: int = env("WORKER_MAINTENANCE_INTERVAL", 5)
+    worker_ttl: int = env("WORKER_TTL", 45)
+    redis_wait: float = env("REDIS_WAIT", 60.0)
+    scheduler_interval: float = env("SCHEDULER_INTERVAL", 0.2)
+    scheduler_lock_ttl: int = env("SCHEDULER_LOCK_TTL", 5)
     # housekeeping: seconds a finished game, or one still forming with nobody joining, is kept
-    game_ttl_finished: int = 30 * 24 * 3600
-    game_ttl_forming: int = 7 * 24 * 3600
+    game_ttl_finished: int = env("GAME_TTL_FINISHED", 30 * 24 * 3600)
+    game_ttl_forming: int = env("GAME_TTL_FORMING", 7 * 24 * 3600)
     # mail
-    mail_from: str = "diplomacy@localhost"
-    mail_secret: str | None = None
-    smtp_url: str | None = None
-    mail_outbox: Path = Path("data") / "outbox"
-    smtp_port: int = 0
-    mail_max_bytes: int = 10 * 1024 * 1024
+    mail_from: str = env("MAIL_FROM", "diplomacy@localhost")
+    mail_secret: str | None = env("MAIL_SECRET")
+    smtp_url: str | None = env("SMTP_URL")
+    mail_outbox: Path | None = env("MAIL_OUTBOX")  # default: $DATA_DIR/outbox
+    smtp_port: int = env("SMTP_PORT", 0)
+    smtp_host: str = env("SMTP_HOST", "127.0.0.1")  # the mail listener's address
+    mail_max_bytes: int = env("MAIL_MAX_BYTES", 10 * 1024 * 1024)
     # webhooks
-    webhook_timeout: float = 10.0
-    webhook_hosts: str = "public"
+    webhook_timeout: float = env("WEBHOOK_TIMEOUT", 10.0)
+    webhook_hosts: str = env("WEBHOOK_HOSTS", "public")
     # the API
-    openapi_spec: Path = Path(__file__).resolve().parents[2] / "openapi.yaml"
-    rate_limits_on: bool = True
-    rate_limit_storage: str | None = None
-    rate_limit_strategy: str = "fixed-window"
+    openapi_spec: Path = env("OPENAPI_SPEC", Path(__file__).resolve().parents[2] / "openapi.yaml")
+    rate_limits_on: bool = env("RATE_LIMITS", True)
+    rate_limit_storage: str | None = env("RATE_LIMIT_STORAGE")
+    rate_limit_strategy: str = env("RATE_LIMIT_STRATEGY", "fixed-window")
     rate_limits: Mapping[str, str] = field(default_factory=lambda: {e: d for e, (_v, d) in RATE_LIMITS.items()})
     credential_limits: Mapping[str, str] = field(
         default_factory=lambda: {e: d for e, (_v, d) in CREDENTIAL_LIMITS.items()})
     # the launcher
-    host: str = "127.0.0.1"
-    port: int = 8000
-    workers: int = 1
-    web_concurrency: int = 2
-    worker_connections: int = 5000  # per gunicorn process: open event streams and ordinary requests together
-    request_body_timeout: float = 10.0  # s to receive a request's body (service/slow_clients.py)
-    max_restarts: int = 5
-    launcher_pid: int = 0  # set by the launcher for the API it starts (service/gunicorn_worker.py)
+    host: str = env("HOST", "127.0.0.1")
+    port: int = env("PORT", 8000)
+    workers: int = env("WORKERS", 1)
+    web_concurrency: int = env("WEB_CONCURRENCY", 2)
+    # per gunicorn process: open event streams and ordinary requests together
+    worker_connections: int = env("WORKER_CONNECTIONS", 5000)
+    request_body_timeout: float = env("REQUEST_BODY_TIMEOUT", 10.0)  # s to receive a request's body (slow_clients)
+    max_restarts: int = env("MAX_RESTARTS", 5)
+    launcher_pid: int = env("LAUNCHER_PID", 0)  # set by the launcher for the API it starts (gunicorn_worker)
+
+    def __post_init__(self):
+        if self.mail_outbox is None:
+            object.__setattr__(self, "mail_outbox", self.data_dir / "outbox")
+        if self.redis_sentinels:
+            if not self.redis_sentinel_master:
+                raise SettingsError("REDIS_SENTINELS is set without REDIS_SENTINEL_MASTER (the primary's name)")
+            object.__setattr__(self, "redis_url", f"redis+sentinel://{self.redis_sentinels}/"
+                                                  f"{self.redis_sentinel_master}")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
         env = os.environ if env is None else env
-
-        def get(name: str, default, kind=str):
-            value = env.get(name)
+        values = {}
+        for setting in fields(cls):
+            variable, value = setting.metadata.get("env"), None
+            if variable:
+                value = env.get(variable)
             if value in (None, ""):
-                return default
+                continue
+            kind = setting.type.split(" |")[0]
             try:
-                return kind(value)
+                values[setting.name] = _parse(kind, value)
             except ValueError:
-                raise SettingsError(f"{name}={value!r} is not a valid {kind.__name__}") from None
-
-        data_dir = Path(get("DATA_DIR", "data"))
-        return cls(
-            redis_url=get("REDIS_URL", None), data_dir=data_dir, log_level=get("LOG_LEVEL", "INFO"),
-            job_timeout=get("ADJ_JOB_TIMEOUT", 60, int), deadline_batch=get("DEADLINE_BATCH", 100, int),
-            deadline_threads=get("DEADLINE_THREADS", 4, int),
-            fault_stall_seconds=get("ADJ_FAULT_STALL_SECONDS", 0.0, float),
-            job_heartbeat_ttl=get("JOB_HEARTBEAT_TTL", 10, int),
-            maintenance_interval=get("WORKER_MAINTENANCE_INTERVAL", 5, int), worker_ttl=get("WORKER_TTL", 45, int),
-            redis_wait=get("REDIS_WAIT", 60.0, float), scheduler_interval=get("SCHEDULER_INTERVAL", 0.2, float),
-            scheduler_lock_ttl=get("SCHEDULER_LOCK_TTL", 5, int),
-            game_ttl_finished=get("GAME_TTL_FINISHED", 30 * 24 * 3600, int),
-            game_ttl_forming=get("GAME_TTL_FORMING", 7 * 24 * 3600, int),
-            mail_from=get("MAIL_FROM", "diplomacy@localhost"), mail_secret=get("MAIL_SECRET", None),
-            smtp_url=get("SMTP_URL", None), mail_outbox=Path(get("MAIL_OUTBOX", data_dir / "outbox")),
-            smtp_port=get("SMTP_PORT", 0, int), mail_max_bytes=get("MAIL_MAX_BYTES", 10 * 1024 * 1024, int),
-            webhook_timeout=get("WEBHOOK_TIMEOUT", 10.0, float), webhook_hosts=get("WEBHOOK_HOSTS", "public"),
-            openapi_spec=Path(get("OPENAPI_SPEC", cls.openapi_spec)),
-            rate_limits_on=get("RATE_LIMITS", "on").strip().lower() not in _OFF,
-            rate_limit_storage=get("RATE_LIMIT_STORAGE", None),
-            rate_limit_strategy=get("RATE_LIMIT_STRATEGY", "fixed-window"),
-            rate_limits={endpoint: get(variable, default) for endpoint, (variable, default) in RATE_LIMITS.items()},
-            credential_limits={endpoint: get(variable, default)
-                               for endpoint, (variable, default) in CREDENTIAL_LIMITS.items()},
-            host=get("HOST", "127.0.0.1"), port=get("PORT", 8000, int), workers=get("WORKERS", 1, int),
-            web_concurrency=get("WEB_CONCURRENCY", 2, int),
-            worker_connections=get("WORKER_CONNECTIONS", 5000, int),
-            request_body_timeout=get("REQUEST_BODY_TIMEOUT", 10.0, float),
-            max_restarts=get("MAX_RESTARTS", 5, int), launcher_pid=get("LAUNCHER_PID", 0, int))
+                raise SettingsError(f"{variable}={value!r} is not a valid {kind}") from None
+        return cls(**values,
+                   rate_limits={endpoint: env.get(variable) or default
+                                for endpoint, (variable, default) in RATE_LIMITS.items()},
+                   credential_limits={endpoint: env.get(variable) or default
+                                      for endpoint, (variable, default) in CREDENTIAL_LIMITS.items()})
 
 
 @lru_cache(maxsize=1)

@@ -45,7 +45,7 @@ from datetime import datetime, timezone
 import redis
 from rq import Queue, Retry
 
-from . import keys, settings, versions
+from . import connection, keys, settings, versions
 from .errors import Conflict, NotFound
 
 JOB_RETRIES = 3
@@ -129,9 +129,10 @@ class Store:
         self.now = now
         # a request waits for a free connection rather than fail: under gunicorn's gevent worker there
         # is no thread count to keep the requests in flight below redis-py's default of 100 connections
-        self.r = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
-            url, decode_responses=True, max_connections=CONNECTIONS, timeout=CONNECTION_WAIT))
-        self.queue = Queue(keys.QUEUE, connection=redis.Redis.from_url(url))
+        # every MULTI/EXEC on it waits for REDIS_MIN_REPLICAS replicas (workers.core.connection)
+        self.r = connection.client(url, CONNECTIONS, CONNECTION_WAIT, replicas=self.settings.redis_min_replicas,
+                                   replica_timeout=self.settings.redis_replica_timeout, decode_responses=True)
+        self.queue = Queue(keys.QUEUE, connection=connection.client(url))
         self._claim = self.r.register_script(CLAIM)
 
     def enqueue(self, pipe, function: str, *args, **options):
@@ -145,7 +146,10 @@ class Store:
         """Run ``body(pipe)`` under WATCH ``watch``; ``body`` reads, calls
         ``pipe.multi()``, queues writes and returns the result.  Retried when a
         watched key changed before EXEC.  The views the writes change get new
-        versions in the same EXEC (``workers.core.versions``)."""
+        versions in the same EXEC (``workers.core.versions``).
+
+        With ``REDIS_MIN_REPLICAS`` n, n replicas have the transaction when this returns, or
+        ``connection.NotReplicated`` is raised (a 503): see ``workers.core.connection``."""
         for _ in range(100):
             with self.r.pipeline() as pipe:
                 try:

@@ -12,7 +12,10 @@ deadline's second, it
   queue with RQ's scheduler code, under RQ's per-queue scheduler lock.  RQ
   holds that lock for 61 s and a waiting scheduler tries again only after
   120 s; here it lives ``SCHEDULER_LOCK_TTL`` seconds (default 5), is renewed
-  every pass, and a scheduler without it tries to take it every pass.
+  every pass, and a scheduler without it tries to take it every pass.  So with several
+  schedulers (``serve --role scheduler`` on several hosts) one is active and the others stand
+  by, and one of them takes over within ``SCHEDULER_LOCK_TTL`` + ``SCHEDULER_INTERVAL`` seconds
+  of the active one's death; each logs when it becomes active or stands by.
 
 A lost Redis is retried every half second; the process never gives up on it.
 """
@@ -26,31 +29,37 @@ import redis
 from rq.scheduler import RQScheduler
 from rq.scripts import acquire_or_refresh_lock, release_lock
 
-from ..core import keys, settings
+from ..core import connection, keys, settings
 from ..core.errors import Conflict
 from ..core.store import Store
 
 log = logging.getLogger("workers.runtime.scheduler")
-INTERVAL = settings.current().scheduler_interval
-LOCK_TTL = settings.current().scheduler_lock_ttl
 
 
 class Scheduler:
-    def __init__(self, url: str):
-        self.store = Store(url)
+    def __init__(self, url: str, config: settings.Settings | None = None):
+        self.store = Store(url, config)
         self.rq = RQScheduler([keys.QUEUE], connection=self.store.queue.connection)
         self.lock = RQScheduler.get_locking_key(keys.QUEUE)
         self.stopping = False
+        self.active: bool | None = None  # holds RQ's scheduler lock (None: not known yet)
 
     def tick(self) -> float:
         """One pass; returns how long to sleep before the next."""
+        config = self.store.settings
         while self.store.dispatch_deadlines(time.time()):
             pass
-        if acquire_or_refresh_lock(self.store.queue.connection, self.lock, self.rq.name, LOCK_TTL) != "taken":
+        active = acquire_or_refresh_lock(self.store.queue.connection, self.lock, self.rq.name,
+                                         config.scheduler_lock_ttl) != "taken"
+        if active != self.active:
+            log.warning("scheduler %s: %s", self.rq.name, "active" if active else "standing by")
+            self.active = active
+        if active:
             self.rq.prepare_registries([keys.QUEUE])
             self.rq.enqueue_scheduled_jobs()
         due = self.store.next_deadline()
-        return INTERVAL if due is None else min(INTERVAL, max(0.0, due - time.time()))
+        interval = config.scheduler_interval
+        return interval if due is None else min(interval, max(0.0, due - time.time()))
 
     def run(self) -> None:
         log.info("scheduler %s started", self.rq.name)
@@ -72,8 +81,10 @@ class Scheduler:
 
 
 def main() -> None:
-    logging.basicConfig(level=settings.current().log_level, format="%(asctime)s %(name)s: %(message)s")
-    scheduler = Scheduler(settings.current().redis_url)
+    config = settings.current()
+    logging.basicConfig(level=config.log_level, format="%(asctime)s %(name)s: %(message)s")
+    connection.announce(config.redis_url, "scheduler")
+    scheduler = Scheduler(config.redis_url, config)
     signal.signal(signal.SIGTERM, scheduler.stop)
     signal.signal(signal.SIGINT, scheduler.stop)
     scheduler.run()

@@ -34,19 +34,18 @@ import redis
 from rq import Queue, SimpleWorker
 from rq.worker import WorkerStatus
 
-from ..core import keys, settings
+from ..core import connection, keys, settings
 from ..core.store import Store
 from . import jobs
 
 log = logging.getLogger(__name__)
-JOB_HEARTBEAT_TTL = settings.current().job_heartbeat_ttl
-MAINTENANCE_INTERVAL = settings.current().maintenance_interval
 
 
 class AdjudicationQueue(Queue):
     def acquire_maintenance_lock(self) -> bool:
         # RQ's lock lives 899 s; ours expires before the next pass is due.
-        return bool(self.connection.set(self.registry_cleaning_key, 1, nx=True, ex=MAINTENANCE_INTERVAL))
+        return bool(self.connection.set(self.registry_cleaning_key, 1, nx=True,
+                                        ex=settings.current().maintenance_interval))
 
 
 class AdjudicationWorker(SimpleWorker):
@@ -55,10 +54,10 @@ class AdjudicationWorker(SimpleWorker):
     @property
     def dequeue_timeout(self) -> int:
         # an idle worker wakes this often to run its maintenance when it is due
-        return max(1, MAINTENANCE_INTERVAL // 2)
+        return max(1, self.maintenance_interval // 2)
 
     def get_heartbeat_ttl(self, job, working_time: float = 0.0) -> int:
-        return JOB_HEARTBEAT_TTL
+        return settings.current().job_heartbeat_ttl
 
     def execute_job(self, job, queue):
         execution = self.prepare_execution(job)
@@ -73,19 +72,19 @@ class AdjudicationWorker(SimpleWorker):
         self.set_state(WorkerStatus.IDLE)
 
     def _beat(self, job, execution, stop: threading.Event) -> None:
-        while not stop.wait(JOB_HEARTBEAT_TTL / 3):
+        while not stop.wait(settings.current().job_heartbeat_ttl / 3):
             try:
                 self.maintain_heartbeats(job, execution)
             except redis.RedisError as e:
                 log.warning("heartbeat of job %s failed: %r", job.id, e)
 
 
-def wait_for_redis(connection: redis.Redis, timeout: float) -> None:
+def wait_for_redis(client: redis.Redis, timeout: float) -> None:
     """Return once Redis answers (a worker started while Redis restarts waits instead of dying)."""
     end = time.monotonic() + timeout
     while True:
         try:
-            connection.ping()
+            client.ping()
             return
         except (redis.ConnectionError, redis.TimeoutError):
             if time.monotonic() > end:
@@ -98,12 +97,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--burst", action="store_true", help="quit when the queue is empty")
     args = parser.parse_args(argv)
     config = settings.current()
-    connection = redis.Redis.from_url(config.redis_url)
-    wait_for_redis(connection, config.redis_wait)
+    client = connection.client(config.redis_url)
+    wait_for_redis(client, config.redis_wait)
+    connection.announce(config.redis_url, "worker")
     jobs.install(Store(config.redis_url, config))
     worker = AdjudicationWorker(
-        [AdjudicationQueue(keys.QUEUE, connection=connection)], connection=connection, queue_class=AdjudicationQueue,
-        worker_ttl=config.worker_ttl, maintenance_interval=MAINTENANCE_INTERVAL)
+        [AdjudicationQueue(keys.QUEUE, connection=client)], connection=client, queue_class=AdjudicationQueue,
+        worker_ttl=config.worker_ttl, maintenance_interval=config.maintenance_interval)
     worker.work(burst=args.burst, logging_level=config.log_level)
 
 
