@@ -17,6 +17,7 @@ from xml.sax.saxutils import escape as xml_escape
 import drawsvg as draw
 
 from adjudicator.diplomacy.board import BOARD
+from adjudicator.diplomacy.codes import Code, code_of
 from adjudicator.diplomacy.variants import ITALIAN_PROVINCES, VARIANT_TABLE
 
 from . import palette
@@ -46,6 +47,7 @@ class Order(NamedTuple):
     power: str
     outcome: str
     reason: str
+    code: str
     match: re.Match | None
 
 
@@ -86,7 +88,8 @@ class Map:
         self.phase = position.get("phase") or ""
         self.title = title
         self.orders = [Order(str(r.get("order", "")), str(r.get("power", "")), str(r.get("outcome", "")),
-                             str(r.get("reason") or ""), _ORDER.match(str(r.get("order", ""))))
+                             str(r.get("reason") or ""), str(code_of(r) or ""),
+                             _ORDER.match(str(r.get("order", ""))))
                        for r in results]
         self.width = GEOMETRY["width"]
         self.map_h = GEOMETRY["height"]
@@ -234,7 +237,7 @@ class Map:
                 unplaced.append(o)
                 continue
             g = draw.Group(data_order=_attr(o.text), data_power=_attr(o.power), data_outcome=_attr(o.outcome),
-                           **({"data_reason": _attr(o.reason)} if o.reason else {}))
+                           **({"data_reason": _attr(o.reason), "data_code": _attr(o.code)} if o.reason else {}))
             g.append_title(f"{o.power.title()}: {o.text} — {o.outcome}{': ' + o.reason if o.reason else ''}")
             failed = o.outcome not in ("succeeds", "dislodged", "")
             colour = palette.colour(o.power)
@@ -245,7 +248,7 @@ class Map:
             elif m["to"] and _known(m["to"]):
                 end = point(m["to"])
                 self.arrow(g, start, end, colour)
-                if "bounce" in o.reason:
+                if o.code == Code.BOUNCED:
                     bounced.add(m["to"][:3])
                 moves.append(g)
             elif m["retreat"] and _known(m["retreat"]):
