@@ -49,6 +49,7 @@ class Order(NamedTuple):
     reason: str
     code: str
     match: re.Match | None
+    route: tuple[str, ...]  # a move by convoy: the seas it went through
 
 
 def phase_title(phase: str) -> str:
@@ -89,7 +90,7 @@ class Map:
         self.title = title
         self.orders = [Order(str(r.get("order", "")), str(r.get("power", "")), str(r.get("outcome", "")),
                              str(r.get("reason") or ""), str(code_of(r) or ""),
-                             _ORDER.match(str(r.get("order", ""))))
+                             _ORDER.match(str(r.get("order", ""))), tuple(map(str, r.get("route") or ())))
                        for r in results]
         self.width = GEOMETRY["width"]
         self.map_h = GEOMETRY["height"]
@@ -231,6 +232,8 @@ class Map:
         marks = draw.Group(data_layer="marks")
         unplaced: list[Order] = []
         bounced: set[str] = set()
+        carried = {(m["loc"][:3], sea) for o in self.orders if (m := o.match) and m["via"] and _known(m["to"])
+                   and convoy_waypoints(point(m["loc"]), m["loc"], m["to"], o.route) for sea in o.route}
         for o in self.orders:
             m = o.match
             if o.text == "WAIVE" or m is None or not _known(m["loc"]):
@@ -246,8 +249,11 @@ class Map:
                 self.hold_mark(g, start, colour)
                 marks.append(g)
             elif m["to"] and _known(m["to"]):
-                end = point(m["to"])
-                self.arrow(g, start, end, colour)
+                waypoints = convoy_waypoints(start, m["loc"], m["to"], o.route) if m["via"] else None
+                if waypoints:
+                    self.convoy_arrow(g, waypoints, colour)
+                else:
+                    self.arrow(g, start, point(m["to"]), colour)
                 if o.code == Code.BOUNCED:
                     bounced.add(m["to"][:3])
                 moves.append(g)
@@ -263,8 +269,9 @@ class Map:
                     self.line(g, start, held, colour, "6,4", end_mark="ring")
                 supports.append(g)
             elif m["cloc"] and _known(m["cloc"]) and _known(m["cto"]):
-                end = _middle(point(m["cloc"]), point(m["cto"]))
-                self.line(g, start, end, colour, "1.5,4", end_mark="diamond")
+                if (m["cloc"], m["loc"][:3]) not in carried:  # else the army's arrow goes through the fleet
+                    end = _middle(point(m["cloc"]), point(m["cto"]))
+                    self.line(g, start, end, colour, "1.5,4", end_mark="diamond")
                 self.convoy_mark(g, start)
                 supports.append(g)
             elif m["disband"]:
@@ -299,7 +306,8 @@ class Map:
         m = o.match
         target = m["to"] or m["retreat"]
         if target and _known(target):
-            return _toward(point(target), start, UNIT_R + 10)
+            waypoints = convoy_waypoints(start, m["loc"], target, o.route) if m["via"] else None
+            return _toward(point(target), waypoints[-2] if waypoints else start, UNIT_R + 10)
         return start[0] + 12, start[1] - 12
 
     @staticmethod
@@ -309,15 +317,42 @@ class Map:
         ang = math.atan2(b[1] - a[1], b[0] - a[0])
         head = 11
         base = (round(b[0] - head * math.cos(ang), 1), round(b[1] - head * math.sin(ang), 1))
-        left = (round(base[0] + 5.5 * math.sin(ang), 1), round(base[1] - 5.5 * math.cos(ang), 1))
-        right = (round(base[0] - 5.5 * math.sin(ang), 1), round(base[1] + 5.5 * math.cos(ang), 1))
         g.append(draw.Line(*a, *base, stroke="#000000", stroke_width=6.5 if retreat else 5,
                            stroke_linecap="round"))
         g.append(draw.Line(*a, *base, stroke=colour, stroke_width=4.5 if retreat else 3,
                            stroke_linecap="round"))
         if retreat:  # a hollow shaft: retreats read apart from moves
             g.append(draw.Line(*a, *base, stroke="#FFFFFF", stroke_width=1.6))
-        g.append(draw.Lines(*b, *left, *right, close=True, fill=colour, stroke="#000000", stroke_width=1.2))
+        Map.head(g, base, b, colour)
+
+    @staticmethod
+    def convoy_arrow(g, waypoints, colour):
+        """A move by convoy along its route: from its province across each shore to
+        the centre of each sea and on, rounded at each centre (within the sea)."""
+        start, end = waypoints[0], waypoints[-1]
+        a = _toward(start, waypoints[1], UNIT_R + 2)
+        b = _toward(end, waypoints[-2], UNIT_R + 2)
+        base = _toward(b, waypoints[-2], 11)
+        d = f"M{a[0]},{a[1]}"
+        for before, corner, after in zip(waypoints, waypoints[1:], waypoints[2:]):
+            if corner not in SEA_CENTRES:
+                d += f" L{corner[0]},{corner[1]}"
+                continue
+            cut = min(math.dist(before, corner) * 0.3, math.dist(corner, after) * 0.3, CENTRE_MARGIN)
+            p, q = _toward(corner, before, cut), _toward(corner, after, cut)
+            d += f" L{p[0]},{p[1]} Q{corner[0]},{corner[1]} {q[0]},{q[1]}"
+        d += f" L{base[0]},{base[1]}"
+        for stroke, width in (("#000000", 5), (colour, 3)):
+            g.append(draw.Path(d, fill="none", stroke=stroke, stroke_width=width, stroke_linecap="round",
+                               stroke_linejoin="round"))
+        Map.head(g, base, b, colour)
+
+    @staticmethod
+    def head(g, base, tip, colour):
+        ang = math.atan2(tip[1] - base[1], tip[0] - base[0])
+        left = (round(base[0] + 5.5 * math.sin(ang), 1), round(base[1] - 5.5 * math.cos(ang), 1))
+        right = (round(base[0] - 5.5 * math.sin(ang), 1), round(base[1] + 5.5 * math.cos(ang), 1))
+        g.append(draw.Lines(*tip, *left, *right, close=True, fill=colour, stroke="#000000", stroke_width=1.2))
 
     @staticmethod
     def line(g, start, end, colour, dash, *, end_mark: str):
@@ -489,6 +524,34 @@ def _unit(text: str) -> tuple[str, str]:
     if len(parts) != 2:
         return "", ""
     return parts[0], parts[1]
+
+
+#: a province's centre stands at least this far inside it (maps.build_geometry)
+CENTRE_MARGIN = 6
+SEA_CENTRES = frozenset(point(p) for p in GEOMETRY["provinces"] if BOARD.is_sea(p))
+
+
+def convoy_waypoints(start, src: str, dst: str, route: tuple[str, ...]) -> list | None:
+    """The points a move by convoy is drawn through: its unit, then for each sea of
+    its route the way across the shore into it and the sea's centre, the way out
+    of the last sea, and the destination.  None when the route is not one of seas
+    the map can draw."""
+    provinces = [src[:3], *route, dst[:3]]
+    ways = [_crossing(a, b) for a, b in zip(provinces, provinces[1:])]
+    if not route or None in ways:
+        return None
+    out = [start, *ways[0]]
+    for sea, way in zip(route, ways[1:]):
+        out += [point(sea), *way]
+    return out + [point(dst)]
+
+
+def _crossing(a: str, b: str) -> list | None:
+    """The points of the way from province ``a`` into ``b`` (build_geometry's passages), drawn below the title."""
+    way = GEOMETRY["passages"].get(f"{a}-{b}" if a < b else f"{b}-{a}")
+    if way is None:
+        return None
+    return [(x, round(y + TITLE_H, 1)) for x, y in (way if a < b else way[::-1])]
 
 
 def _middle(a, b):
