@@ -39,7 +39,6 @@ def test_each_convoyed_move_is_drawn_through_the_seas_of_its_route(case):
             group = pic.one("data-order", r["order"])
             if "route" not in r:  # failed (or dislodged, and drawn so)
                 assert r["outcome"] == "dislodged" or group.attrib.get("opacity") == "0.6", r
-                assert not [p for p in shapes(group, "path") if "Q" in p.attrib["d"]]
                 continue
             src, dst = r["order"].split()[1][:3], r["order"].split(" - ")[1][:3]
             allowed = unary_union([DRAWN[p] for p in [src, *r["route"], dst]]).buffer(STROKE)
