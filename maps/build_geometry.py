@@ -17,8 +17,10 @@ import sys
 from pathlib import Path
 
 import shapely
-from shapely.geometry import MultiPoint, Point, Polygon, box
+from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
 from shapely.ops import nearest_points, unary_union
+
+from adjudicator.diplomacy.board import BOARD
 
 from . import atlas
 
@@ -154,6 +156,7 @@ def build() -> dict:
         cx, cy = centre.x, centre.y
         provinces[pid] = {"d": _path(geom), "centre": [round(cx, 1), round(cy, 1)]}
     return {
+        "passages": passages({**land, **sea}, provinces),
         "width": WIDTH,
         "height": HEIGHT,
         "provinces": provinces,
@@ -162,6 +165,62 @@ def build() -> dict:
         "coastline": _path(unary_union(land_masses())),
         "coasts": {c: [round(v, 1) for v in project(*p)] for c, p in atlas.COAST_POINTS.items()},
     }
+
+
+def passages(shapes: dict, provinces: dict) -> dict[str, list[list[float]]]:
+    """How a convoy's path crosses from a sea into the next sea or a coast: for each
+    sea and each province a fleet reaches from it ("ENG-MAO", sorted), the points
+    between their centres, from the first's side to the second's: a point of their
+    shared border, and where a straight line would leave the two regions, a turn
+    before it or after it.  The shortest such way from centre to centre."""
+    out = {}
+    for loc, neighbours in BOARD.fleet_adj.items():
+        for n in neighbours:
+            pair = tuple(sorted((loc[:3], n[:3])))
+            key = "-".join(pair)
+            if key not in out and any(BOARD.is_sea(p) for p in pair):
+                out[key] = _crossing(*(shapes[p] for p in pair), *(Point(provinces[p]["centre"]) for p in pair))
+    return dict(sorted(out.items()))
+
+
+def _crossing(a, b, ca: Point, cb: Point) -> list[list[float]]:
+    inside = unary_union([a, b]).buffer(1.0)  # a line drawn this close to the border is over it
+    shapely.prepare(inside)
+    border = a.boundary.intersection(b.buffer(0.5))
+    steps = max(int(border.length / 2), 1)
+    crossings = [border.interpolate(i / steps, normalized=True) for i in range(steps + 1)]
+
+    def seen(p: Point, q: Point) -> bool:
+        return inside.contains(LineString([p, q]))
+
+    straight = [x for x in crossings if seen(ca, x) and seen(x, cb)]
+    if straight:
+        x = min(straight, key=lambda x: ca.distance(x) + x.distance(cb))
+        return [[round(x.x, 1), round(x.y, 1)]]
+    grid = _grid(unary_union([a, b]), 4.0)
+
+    def leg(centre: Point, x: Point) -> tuple[float, list[Point]]:
+        """The shortest way from centre to x: straight, or by one turn inside the two regions."""
+        if seen(centre, x):
+            return centre.distance(x), []
+        turns = [t for t in grid if seen(centre, t) and seen(t, x)]
+        if not turns:
+            return math.inf, []
+        turn = min(turns, key=lambda t: centre.distance(t) + t.distance(x))
+        return centre.distance(turn) + turn.distance(x), [turn]
+
+    best = min(((leg(ca, x), x, leg(cb, x)) for x in crossings[::3]),
+               key=lambda way: way[0][0] + way[2][0])
+    (_la, before), x, (_lb, after) = best
+    return [[round(p.x, 1), round(p.y, 1)] for p in [*before, x, *after[::-1]]]
+
+
+def _grid(region, step: float) -> list[Point]:
+    """Points of ``region`` on a square grid."""
+    x0, y0, x1, y1 = region.bounds
+    points = [Point(x0 + i * step, y0 + j * step)
+              for i in range(int((x1 - x0) / step) + 1) for j in range(int((y1 - y0) / step) + 1)]
+    return [p for p in points if region.contains(p)]
 
 
 def dumps(data: dict) -> str:

@@ -17,6 +17,7 @@ from xml.sax.saxutils import escape as xml_escape
 import drawsvg as draw
 
 from adjudicator.diplomacy.board import BOARD
+from adjudicator.diplomacy.codes import Code, code_of
 from adjudicator.diplomacy.variants import ITALIAN_PROVINCES, VARIANT_TABLE
 
 from . import palette
@@ -41,12 +42,58 @@ _ORDER = re.compile(
     r"|(?P<build>B))$")
 
 
+#: how far from a unit's point an arrow or line keeps: clear of its marker (a fleet's
+#: hull is wider than an army's disc) and of a unit standing where it goes ("": none)
+CLEAR = {"A": UNIT_R + 2, "F": UNIT_R + 6, "": UNIT_R + 2}
+HEAD = 11  # an arrow head's length
+#: the least length of an arrow between the markers (its head and some shaft): a move
+#: too short for it is bowed to its left until it is this long
+MIN_ARROW = 28
+
+
+class Course(NamedTuple):
+    """An arrow's way: from ``start`` to ``tip``, straight or bent towards ``bend``
+    (a quadratic curve's control point)."""
+    start: tuple[float, float]
+    bend: tuple[float, float] | None
+    tip: tuple[float, float]
+    ends: tuple[tuple[float, float], tuple[float, float]]  # the two points it joins
+
+    @staticmethod
+    def between(p, q, clear_p: float, clear_q: float) -> Course:
+        if math.dist(p, q) - clear_p - clear_q >= MIN_ARROW:
+            return Course(_toward(p, q, clear_p), None, _toward(q, p, clear_q), (p, q))
+        (mx, my), n = _middle(p, q), math.dist(p, q) or 1.0
+        left = ((q[1] - p[1]) / n, (p[0] - q[0]) / n)
+        for h in range(6, 120, 3):
+            bend = (round(mx + left[0] * h, 1), round(my + left[1] * h, 1))
+            a, b = _toward(p, bend, clear_p), _toward(q, bend, clear_q)
+            if _curve_length(a, bend, b) >= MIN_ARROW:
+                break
+        return Course(a, bend, b, (p, q))
+
+    def middle(self) -> tuple[float, float]:
+        """Where a support or a convoy of this move points: the middle of its way."""
+        if self.bend is None:
+            return _middle(*self.ends)
+        (ax, ay), (cx, cy), (bx, by) = self.start, self.bend, self.tip
+        return round(ax / 4 + cx / 2 + bx / 4, 1), round(ay / 4 + cy / 2 + by / 4, 1)
+
+
+def _curve_length(a, c, b, steps: int = 12) -> float:
+    pts = [((1 - t) ** 2 * a[0] + 2 * (1 - t) * t * c[0] + t * t * b[0],
+            (1 - t) ** 2 * a[1] + 2 * (1 - t) * t * c[1] + t * t * b[1]) for t in (i / steps for i in range(steps + 1))]
+    return sum(math.dist(u, v) for u, v in zip(pts, pts[1:]))
+
+
 class Order(NamedTuple):
     text: str
     power: str
     outcome: str
     reason: str
+    code: str
     match: re.Match | None
+    route: tuple[str, ...]  # a move by convoy: the seas it went through
 
 
 def phase_title(phase: str) -> str:
@@ -86,12 +133,15 @@ class Map:
         self.phase = position.get("phase") or ""
         self.title = title
         self.orders = [Order(str(r.get("order", "")), str(r.get("power", "")), str(r.get("outcome", "")),
-                             str(r.get("reason") or ""), _ORDER.match(str(r.get("order", ""))))
+                             str(r.get("reason") or ""), str(code_of(r) or ""),
+                             _ORDER.match(str(r.get("order", ""))), tuple(map(str, r.get("route") or ())))
                        for r in results]
         self.width = GEOMETRY["width"]
         self.map_h = GEOMETRY["height"]
         self.height = TITLE_H + self.map_h + LEGEND_H
         self.unplaced: list[Order] = []  # orders with nothing on the map to point at: listed in the legend
+        #: province -> the type of the unit standing there
+        self.standing = {_unit(u)[1][:3]: _unit(u)[0] for us in (position.get("units") or {}).values() for u in us}
         self.d = draw.Drawing(self.width, self.height, data_phase=_attr(self.phase),
                               data_variant=_attr(self.variant), font_family=FONT, role="img")
 
@@ -228,13 +278,15 @@ class Map:
         marks = draw.Group(data_layer="marks")
         unplaced: list[Order] = []
         bounced: set[str] = set()
+        carried = {(m["loc"][:3], sea) for o in self.orders if (m := o.match) and m["via"] and _known(m["to"])
+                   and convoy_waypoints(point(m["loc"]), m["loc"], m["to"], o.route) for sea in o.route}
         for o in self.orders:
             m = o.match
             if o.text == "WAIVE" or m is None or not _known(m["loc"]):
                 unplaced.append(o)
                 continue
             g = draw.Group(data_order=_attr(o.text), data_power=_attr(o.power), data_outcome=_attr(o.outcome),
-                           **({"data_reason": _attr(o.reason)} if o.reason else {}))
+                           **({"data_reason": _attr(o.reason), "data_code": _attr(o.code)} if o.reason else {}))
             g.append_title(f"{o.power.title()}: {o.text} — {o.outcome}{': ' + o.reason if o.reason else ''}")
             failed = o.outcome not in ("succeeds", "dislodged", "")
             colour = palette.colour(o.power)
@@ -243,25 +295,29 @@ class Map:
                 self.hold_mark(g, start, colour)
                 marks.append(g)
             elif m["to"] and _known(m["to"]):
-                end = point(m["to"])
-                self.arrow(g, start, end, colour)
-                if "bounce" in o.reason:
+                waypoints = convoy_waypoints(start, m["loc"], m["to"], o.route) if m["via"] else None
+                if waypoints:
+                    self.convoy_arrow(g, waypoints, colour, CLEAR[self.standing.get(m["to"][:3], "")])
+                else:
+                    self.arrow(g, self.course(m["type"], start, m["to"]), colour)
+                if o.code == Code.BOUNCED:
                     bounced.add(m["to"][:3])
                 moves.append(g)
             elif m["retreat"] and _known(m["retreat"]):
-                self.arrow(g, start, point(m["retreat"]), colour, retreat=True)
+                self.arrow(g, self.course(m["type"], start, m["retreat"]), colour, retreat=True)
                 moves.append(g)
             elif m["sloc"] and _known(m["sloc"]):
                 held = point(m["sloc"])
                 if m["sto"] and _known(m["sto"]):
-                    end = _middle(held, point(m["sto"]))
+                    end = self.course(m["stype"], held, m["sto"]).middle()
                     self.line(g, start, end, colour, "6,4", end_mark="dot")
                 else:
                     self.line(g, start, held, colour, "6,4", end_mark="ring")
                 supports.append(g)
             elif m["cloc"] and _known(m["cloc"]) and _known(m["cto"]):
-                end = _middle(point(m["cloc"]), point(m["cto"]))
-                self.line(g, start, end, colour, "1.5,4", end_mark="diamond")
+                if (m["cloc"], m["loc"][:3]) not in carried:  # else the army's arrow goes through the fleet
+                    end = self.course("A", point(m["cloc"]), m["cto"]).middle()
+                    self.line(g, start, end, colour, "1.5,4", end_mark="diamond")
                 self.convoy_mark(g, start)
                 supports.append(g)
             elif m["disband"]:
@@ -296,25 +352,58 @@ class Map:
         m = o.match
         target = m["to"] or m["retreat"]
         if target and _known(target):
-            return _toward(point(target), start, UNIT_R + 10)
+            waypoints = convoy_waypoints(start, m["loc"], target, o.route) if m["via"] else None
+            if waypoints:
+                return _toward(point(target), waypoints[-2], UNIT_R + 10)
+            c = self.course(m["type"], start, target)
+            return _toward(point(target), c.bend or c.start, UNIT_R + 10)
         return start[0] + 12, start[1] - 12
 
+    def course(self, kind: str, start, target: str) -> Course:
+        """The way a unit of ``kind`` at ``start`` is drawn moving to ``target``: clear of
+        its own marker and of the marker of a unit standing at ``target``."""
+        return Course.between(start, point(target), CLEAR[kind], CLEAR[self.standing.get(target[:3], "")])
+
     @staticmethod
-    def arrow(g, start, end, colour, *, retreat: bool = False):
-        a = _toward(start, end, UNIT_R + 2)
-        b = _toward(end, start, UNIT_R + 2)
-        ang = math.atan2(b[1] - a[1], b[0] - a[0])
-        head = 11
-        base = (round(b[0] - head * math.cos(ang), 1), round(b[1] - head * math.sin(ang), 1))
+    def arrow(g, course: Course, colour, *, retreat: bool = False):
+        a, bend, b = course.start, course.bend, course.tip
+        base = _toward(b, bend or a, HEAD)
+        shaft = f"M{a[0]},{a[1]} " + (f"Q{bend[0]},{bend[1]} " if bend else "L") + f"{base[0]},{base[1]}"
+        strokes = [("#000000", 6.5 if retreat else 5), (colour, 4.5 if retreat else 3)]
+        if retreat:  # a hollow shaft: retreats read apart from moves
+            strokes.append(("#FFFFFF", 1.6))
+        for stroke, width in strokes:
+            g.append(draw.Path(shaft, fill="none", stroke=stroke, stroke_width=width, stroke_linecap="round"))
+        Map.head(g, base, b, colour)
+
+    @staticmethod
+    def convoy_arrow(g, waypoints, colour, clear_end: float):
+        """A move by convoy along its route: from its province across each shore to
+        the centre of each sea and on, rounded at each centre (within the sea)."""
+        start, end = waypoints[0], waypoints[-1]
+        a = _toward(start, waypoints[1], CLEAR["A"])
+        b = _toward(end, waypoints[-2], clear_end)
+        base = _toward(b, waypoints[-2], HEAD)
+        d = f"M{a[0]},{a[1]}"
+        for before, corner, after in zip(waypoints, waypoints[1:], waypoints[2:]):
+            if corner not in SEA_CENTRES:
+                d += f" L{corner[0]},{corner[1]}"
+                continue
+            cut = min(math.dist(before, corner) * 0.3, math.dist(corner, after) * 0.3, CENTRE_MARGIN)
+            p, q = _toward(corner, before, cut), _toward(corner, after, cut)
+            d += f" L{p[0]},{p[1]} Q{corner[0]},{corner[1]} {q[0]},{q[1]}"
+        d += f" L{base[0]},{base[1]}"
+        for stroke, width in (("#000000", 5), (colour, 3)):
+            g.append(draw.Path(d, fill="none", stroke=stroke, stroke_width=width, stroke_linecap="round",
+                               stroke_linejoin="round"))
+        Map.head(g, base, b, colour)
+
+    @staticmethod
+    def head(g, base, tip, colour):
+        ang = math.atan2(tip[1] - base[1], tip[0] - base[0])
         left = (round(base[0] + 5.5 * math.sin(ang), 1), round(base[1] - 5.5 * math.cos(ang), 1))
         right = (round(base[0] - 5.5 * math.sin(ang), 1), round(base[1] + 5.5 * math.cos(ang), 1))
-        g.append(draw.Line(*a, *base, stroke="#000000", stroke_width=6.5 if retreat else 5,
-                           stroke_linecap="round"))
-        g.append(draw.Line(*a, *base, stroke=colour, stroke_width=4.5 if retreat else 3,
-                           stroke_linecap="round"))
-        if retreat:  # a hollow shaft: retreats read apart from moves
-            g.append(draw.Line(*a, *base, stroke="#FFFFFF", stroke_width=1.6))
-        g.append(draw.Lines(*b, *left, *right, close=True, fill=colour, stroke="#000000", stroke_width=1.2))
+        g.append(draw.Lines(*tip, *left, *right, close=True, fill=colour, stroke="#000000", stroke_width=1.2))
 
     @staticmethod
     def line(g, start, end, colour, dash, *, end_mark: str):
@@ -441,9 +530,9 @@ class Map:
         grey = "#777777"
         s = draw.Group()
         if kind == "arrow":
-            self.arrow(s, (x - 8, y), (x + 46, y), grey)
+            self.arrow(s, Course.between((x - 8, y), (x + 46, y), 11, 11), grey)
         elif kind == "retreat":
-            self.arrow(s, (x - 8, y), (x + 46, y), grey, retreat=True)
+            self.arrow(s, Course.between((x - 8, y), (x + 46, y), 11, 11), grey, retreat=True)
         elif kind == "support":
             self.line(s, (x - 10, y), (x + 34, y), grey, "6,4", end_mark="dot")
         elif kind == "convoy":
@@ -460,7 +549,7 @@ class Map:
             self.cross(s, (x + 14, y))
         elif kind == "failed":
             s.args["opacity"] = "0.6"
-            self.arrow(s, (x - 8, y), (x + 46, y), grey)
+            self.arrow(s, Course.between((x - 8, y), (x + 46, y), 11, 11), grey)
             self.failed_mark(s, (x + 26, y))
         elif kind == "bounce":
             pts = []
@@ -486,6 +575,34 @@ def _unit(text: str) -> tuple[str, str]:
     if len(parts) != 2:
         return "", ""
     return parts[0], parts[1]
+
+
+#: a province's centre stands at least this far inside it (maps.build_geometry)
+CENTRE_MARGIN = 6
+SEA_CENTRES = frozenset(point(p) for p in GEOMETRY["provinces"] if BOARD.is_sea(p))
+
+
+def convoy_waypoints(start, src: str, dst: str, route: tuple[str, ...]) -> list | None:
+    """The points a move by convoy is drawn through: its unit, then for each sea of
+    its route the way across the shore into it and the sea's centre, the way out
+    of the last sea, and the destination.  None when the route is not one of seas
+    the map can draw."""
+    provinces = [src[:3], *route, dst[:3]]
+    ways = [_crossing(a, b) for a, b in zip(provinces, provinces[1:])]
+    if not route or None in ways:
+        return None
+    out = [start, *ways[0]]
+    for sea, way in zip(route, ways[1:]):
+        out += [point(sea), *way]
+    return out + [point(dst)]
+
+
+def _crossing(a: str, b: str) -> list | None:
+    """The points of the way from province ``a`` into ``b`` (build_geometry's passages), drawn below the title."""
+    way = GEOMETRY["passages"].get(f"{a}-{b}" if a < b else f"{b}-{a}")
+    if way is None:
+        return None
+    return [(x, round(y + TITLE_H, 1)) for x, y in (way if a < b else way[::-1])]
 
 
 def _middle(a, b):

@@ -128,10 +128,16 @@ def state_schema(kind: str) -> dict:
             **root, "$defs": {name: _refs(value) for name, value in components.items()}}
 
 
+#: apispec writes a size limit of a marshmallow Dict as a string's; an object's are these
+_OBJECT_SIZE = {"minLength": "minProperties", "maxLength": "maxProperties"}
+
+
 def _refs(node):
-    """Point OpenAPI's component references at ``$defs``."""
+    """Point OpenAPI's component references at ``$defs``; an object's size limits by their name."""
     if isinstance(node, dict):
-        return {k: (v.replace("#/components/schemas/", "#/$defs/") if k == "$ref" else _refs(v))
+        is_object = node.get("type") == "object"
+        return {(_OBJECT_SIZE.get(k, k) if is_object else k):
+                (v.replace("#/components/schemas/", "#/$defs/") if k == "$ref" else _refs(v))
                 for k, v in node.items()}
     if isinstance(node, list):
         return [_refs(v) for v in node]

@@ -571,9 +571,21 @@ class GameExportSchema(Schema):
     expires_at = fields.String(allow_none=True)
 
 
+class ResultSchema(Schema):
+    """One order's result (docs/diplomacy.md): every key the engine writes."""
+    power = fields.String()
+    unit = fields.String()
+    order = fields.String()
+    outcome = fields.String()
+    reason = fields.String()
+    code = fields.String()  # beside every reason, for programs
+    route = fields.List(fields.String())
+    disbanded = fields.Boolean()
+
+
 class AdjudicationSchema(Schema):
     phase = fields.String()
-    results = fields.List(fields.Dict())
+    results = fields.List(fields.Nested(ResultSchema))
     next = fields.Dict(allow_none=True)
     winner = fields.String()
     disbanded = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))

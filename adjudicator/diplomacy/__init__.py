@@ -19,7 +19,7 @@ from .bot import bot_orders
 from .engine import adjudicate
 from .movement import Legality, canonical
 from .options import board_data, options, options_by_power, ordering_powers
-from .orders import OrderError, parse, written
+from .orders import SEVERAL, OrderError, parse, written
 from .position import RequestError, Unit, read_position
 from .retreats import Retreats
 from .variants import VARIANT_TABLE, VARIANTS
@@ -168,7 +168,7 @@ def _checked(pos, power: str, orders: list[str], one) -> list[dict]:
             for items in groups.values():
                 for item in items:
                     item["valid"] = False
-                    item["reason"] = "several different orders for one unit"
+                    item["reason"] = SEVERAL
     return out
 
 

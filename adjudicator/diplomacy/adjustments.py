@@ -6,6 +6,7 @@ from itertools import chain
 from typing import Final
 
 from .board import BOARD
+from .codes import Code
 from .orders import REPEAT, OrderError, parse, written
 from .position import Position, Unit, make_unit
 
@@ -141,19 +142,19 @@ class Adjustments:
                     except OrderError:
                         pass
                     results.append({"power": power, "order": shown, "outcome": "invalid",
-                                    "reason": str(err)})
+                                    "reason": str(err), "code": Code.INVALID})
                     continue
                 r = {"power": power}
                 if u is not None:
                     r["unit"] = u.name
                 r["order"] = canon
                 if kind == "B" and u.prov in built_in:  # spec 11.3, DATC 6.I.7
-                    r.update(outcome="fails", reason=f"already building in {u.prov}")
+                    r.update(outcome="fails", reason=f"already building in {u.prov}", code=Code.ALREADY_BUILDING)
                 elif kind == "D" and u.prov in disbanded:
-                    r.update(outcome="fails", reason=REPEAT)
+                    r.update(outcome="fails", reason=REPEAT, code=Code.REPEAT)
                 elif used >= abs(n):
                     r.update(outcome="fails", reason="more " + ("builds" if n > 0 else "disbands")
-                             + " than allowed")
+                             + " than allowed", code=Code.TOO_MANY)
                 else:  # each WAIVE waives one build
                     used += 1
                     r["outcome"] = "succeeds"

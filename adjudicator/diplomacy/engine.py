@@ -12,6 +12,7 @@ from itertools import chain
 
 from .adjustments import Adjustments, adjustment_counts
 from .board import BOARD
+from .codes import Code, not_carried_out
 from .movement import Movement, Order, read_orders
 from .orders import REPEAT, written
 from .position import Position, Unit, make_unit, read_position
@@ -60,24 +61,35 @@ def _movement_results(pos: Position, orders: dict[str, Order], entries: list[lis
         if reason is None:  # the unit's legal order
             prov = o.prov
             if prov not in dislodged and (o.kind == "H" or succeeds[prov]):
-                append({"power": power, "unit": o.unit.name, "order": o.canon,
-                        "outcome": "succeeds"})
+                r = {"power": power, "unit": o.unit.name, "order": o.canon, "outcome": "succeeds"}
+                if o.via:
+                    _add_route(r, mv.route(o))
+                append(r)
             else:
-                result, why = outcome(o)
-                append({"power": power, "unit": o.unit.name, "order": o.canon,
-                        "outcome": result, "reason": why})
+                result, why, code = outcome(o)
+                r = {"power": power, "unit": o.unit.name, "order": o.canon,
+                     "outcome": result, "reason": why, "code": code}
+                if o.via:
+                    _add_route(r, mv.route(o))
+                append(r)
         elif reason is REPEAT:  # the unit's order is the first of these (spec 7.8f)
             append({"power": power, "unit": o.unit.name, "order": orders[o.prov].canon,
-                    "outcome": "fails", "reason": REPEAT})
+                    "outcome": "fails", "reason": REPEAT, "code": Code.REPEAT})
         else:
             append(_invalid_result(pos, e, dislodged))
     for u in unordered:  # in the order of the request's units
-        result, why = outcome(orders[u.prov])
+        result, why, code = outcome(orders[u.prov])
         r = {"power": u.power, "unit": u.name, "order": f"{u.name} H", "outcome": result}
         if why is not None:
-            r["reason"] = why
+            r["reason"], r["code"] = why, code
         append(r)
     return results
+
+
+def _add_route(result: dict, route: list[str] | None) -> None:
+    """A move by convoy's result names the seas it went through, when it had a route."""
+    if route is not None:
+        result["route"] = route
 
 
 def _invalid_result(pos: Position, e: list, dislodged: dict[str, Order]) -> dict:
@@ -99,9 +111,11 @@ def _invalid_result(pos: Position, e: list, dislodged: dict[str, Order]) -> dict
         a = dislodged[o.prov]
         r["outcome"] = "dislodged"
         r["reason"] = f"order invalid ({reason}); dislodged by {a.unit} from {a.prov}"
+        r["code"] = Code.DISLODGED
     else:
         r["outcome"] = "invalid"
         r["reason"] = reason
+        r["code"] = not_carried_out(reason)
     return r
 
 

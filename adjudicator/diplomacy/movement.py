@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .board import BOARD
-from .orders import REPEAT, OrderError, Parsed, reading
+from .codes import Code, not_carried_out
+from .orders import REPEAT, SEVERAL, OrderError, Parsed, reading
 from .orders import _cache as _readings
 from .position import Position, Unit
 from .resolver import Resolver
@@ -52,6 +53,27 @@ def route_exists(src: str, dst: str, seas: frozenset | set, usable=None) -> bool
 #: the coastal provinces beside each sea: where an army convoyed through it may land
 SHORES: Final = {s: frozenset(p for p, v in BOARD.provinces.items()
                               if v.kind == "coastal" and s in COAST_SEAS[p]) for s in SEAS}
+
+
+def sea_route(src: str, dst: str, seas) -> list[str] | None:
+    """A shortest chain of ``seas`` from ``src`` to ``dst`` (ties: alphabetical), or None."""
+    parents: dict[str, str | None] = {s: None for s in sorted(COAST_SEAS[src] & seas)}
+    frontier = list(parents)
+    dst_seas = COAST_SEAS[dst]
+    while frontier:
+        nxt = []
+        for s in frontier:
+            if s in dst_seas:
+                route = [s]
+                while (p := parents[route[-1]]) is not None:
+                    route.append(p)
+                return route[::-1]
+            for n in sorted(SEA_ADJ[s] & seas):
+                if n not in parents:
+                    parents[n] = s
+                    nxt.append(n)
+        frontier = nxt
+    return None
 
 
 def on_minimal_route(src: str, dst: str, via: str, seas) -> bool:
@@ -476,12 +498,12 @@ def _several_orders(orders: dict, entries: list, several: dict) -> None:
                 e[3] = REPEAT
         if len(canons) > 1:
             for e in es:
-                e[3] = "several different orders for one unit"
+                e[3] = SEVERAL
                 e[1] = e[1].changed(reason=e[3])
             orders[prov] = Order("H", es[0][1].unit, reason="several orders")
 
 
-_SUCCEEDS = ("succeeds", None)
+_SUCCEEDS = ("succeeds", None, None)
 
 
 def _released(_key) -> bool:
@@ -755,42 +777,56 @@ class Movement:
                 self.dislodged[prov] = a
         return self
 
-    def outcome(self, o: Order) -> tuple[str, str | None]:
+    def outcome(self, o: Order) -> tuple[str, str | None, Code | None]:
+        """(outcome, reason, code) of a decided order; no reason or code when it succeeds."""
         if o.reason is not None:
-            return "invalid", o.reason
+            return "invalid", o.reason, not_carried_out(o.reason)
         prov = o.prov
         a = self.dislodged.get(prov)
         if a is not None:
-            return "dislodged", f"dislodged by {a.unit} from {a.prov}" + (" (convoyed)" if a.via else "")
+            return ("dislodged", f"dislodged by {a.unit} from {a.prov}" + (" (convoyed)" if a.via else ""),
+                    Code.DISLODGED)
         if o.kind == "H" or self.resolve(prov):
             return _SUCCEEDS
         if o.kind == "M":
             if o.via and not self.has_path(o):
                 if not self.convoys_of.get(prov):
-                    return "fails", "no convoy"
+                    return "fails", "no convoy", Code.NO_CONVOY
                 if any(c.prov in self.cancelled for c in self.convoys_of[prov]):
-                    return "fails", "convoy cancelled by the convoy paradox rule"
-                return "fails", "convoy broken"
+                    return "fails", "convoy cancelled by the convoy paradox rule", Code.CONVOY_PARADOX
+                return "fails", "convoy broken", Code.CONVOY_BROKEN
             opp = self.head_to_head(o)
             d = self.orders.get(o.dprov)
             if (d is not None and d.unit.power == o.unit.power
                     and not (d.kind == "M" and d.reason is None and opp is None
                              and self.resolve(d.prov))):
-                return "fails", "own unit in the way"  # attack strength 0
+                return "fails", "own unit in the way", Code.OWN_UNIT  # attack strength 0
             if opp is not None:
                 attack, defence = self.attack_strength(o), self.defend_strength(opp)
                 if attack < defence:
-                    return "fails", f"beaten in head-to-head battle ({attack} against {defence})"
+                    return ("fails", f"beaten in head-to-head battle ({attack} against {defence})",
+                            Code.BEATEN_HEAD_TO_HEAD)
                 if attack == defence:
-                    return "fails", f"stood off in head-to-head battle ({attack} against {defence})"
-            return "fails", "bounced"
+                    return ("fails", f"stood off in head-to-head battle ({attack} against {defence})",
+                            Code.STANDOFF_HEAD_TO_HEAD)
+            return "fails", "bounced", Code.BOUNCED
         if o.kind == "S":
             if prov not in self.matched:
-                return "fails", "void: the supported unit was not ordered so"
-            return "fails", "cut"
+                return "fails", "void: the supported unit was not ordered so", Code.VOID
+            return "fails", "cut", Code.CUT
         if prov in self.cancelled:
-            return "fails", "cancelled by the convoy paradox rule"
-        return "fails", "void: the army was not ordered to move by this convoy"
+            return "fails", "cancelled by the convoy paradox rule", Code.CONVOY_PARADOX
+        return "fails", "void: the army was not ordered to move by this convoy", Code.VOID
+
+    def route(self, m: Order) -> list[str] | None:
+        """The seas a move by convoy went through, in order (fewest seas, then the
+        first in alphabetical order): its route of fleets that were not dislodged
+        or cancelled; None when it had no route."""
+        if not m.via or not self.has_path(m):
+            return None
+        resolve = self.resolve
+        fleets = {c.prov for c in self.convoys_of[m.prov] if c.prov not in self.cancelled and resolve(c.prov)}
+        return sea_route(m.prov, m.dprov, fleets)
 
     def contested(self) -> set[str]:
         out = set()

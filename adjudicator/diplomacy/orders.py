@@ -46,6 +46,8 @@ class OrderError(ValueError):
 #: the reason given to an identical repeat of an order already given for a unit
 #: (spec 7.8f: it counts once; it still gets a result of its own, outcome "fails")
 REPEAT = "a repeat of an order already given for this unit (counted once)"
+#: the reason given to each of a unit's orders when they differ (spec 7.8f): all invalid
+SEVERAL = "several different orders for one unit"
 
 
 class Parsed(NamedTuple):

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from .board import BOARD
-from .orders import REPEAT, OrderError, parse, written
+from .codes import Code, not_carried_out
+from .orders import REPEAT, SEVERAL, OrderError, parse, written
 from .position import Position, Unit, make_unit
 
 
@@ -104,7 +105,7 @@ class Retreats:
                     e[3] = REPEAT
             if len(keys) > 1:
                 for e in es:
-                    e[3] = "several different orders for one unit"
+                    e[3] = SEVERAL
             elif es[0][3] is None:
                 chosen[prov] = es[0][1]
         targets: dict[str, int] = {}
@@ -118,7 +119,7 @@ class Retreats:
             if o is not None:
                 seen_units.add(o.unit.prov)
             if reason is REPEAT:
-                results.append(_result(power, o.canon, "fails", REPEAT, o))
+                results.append(_result(power, o.canon, "fails", REPEAT, o, Code.REPEAT))
                 continue
             if reason is not None:
                 shown = text
@@ -126,17 +127,17 @@ class Retreats:
                     shown = written(parse(text), o.unit if o is not None else None) or text
                 except OrderError:
                     pass
-                results.append(_result(power, shown, "invalid", reason, o))
+                results.append(_result(power, shown, "invalid", reason, o, not_carried_out(reason)))
                 continue
             if o.kind == "R":
                 if targets[o.dest[:3]] > 1:
                     results.append(_result(power, o.canon, "fails",
-                                           f"bounced: several units retreated to {o.dest[:3]}", o))
+                                           f"bounced: several units retreated to {o.dest[:3]}", o, Code.BOUNCED))
                 else:
-                    results.append(_result(power, o.canon, "succeeds", None, o))
+                    results.append(_result(power, o.canon, "succeeds", None, o, None))
                     moved[o.unit.prov] = make_unit(o.unit.power, o.unit.type, o.dest)
             else:
-                results.append(_result(power, o.canon, "succeeds", None, o))
+                results.append(_result(power, o.canon, "succeeds", None, o, None))
         for prov, (unit, _af) in pos.dislodged.items():
             if prov not in seen_units:
                 results.append({"power": unit.power, "unit": unit.name, "order": f"{unit} D",
@@ -144,7 +145,7 @@ class Retreats:
         return results, moved
 
 
-def _result(power, order, outcome, reason, o):
+def _result(power, order, outcome, reason, o, code):
     r = {"power": power}
     if o is not None:
         r["unit"] = o.unit.name
@@ -152,4 +153,5 @@ def _result(power, order, outcome, reason, o):
     r["outcome"] = outcome
     if reason is not None:
         r["reason"] = reason
+        r["code"] = code
     return r

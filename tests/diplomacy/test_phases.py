@@ -95,7 +95,7 @@ def test_rule_5_3_no_retreat_phase_when_nobody_can_retreat():
     [par] = outcome(resp, "A PAR")
     assert par == {"power": "FRANCE", "unit": "A PAR", "order": "A PAR H", "outcome": "dislodged",
                    "reason": "dislodged by A BUR from BUR; no retreat possible: disbanded",
-                   "disbanded": True}
+                   "code": "dislodged", "disbanded": True}
     assert resp["next"]["units"]["FRANCE"] == []
 
 

@@ -42,3 +42,26 @@ def lines(element: ET.Element) -> list[ET.Element]:
 
 def polygons(element: ET.Element) -> list[ET.Element]:
     return [e for e in shapes(element, "path") if e.attrib["d"].rstrip().endswith("Z")]
+
+
+def samples(d: str, per_curve: int = 12) -> list[tuple[float, float]]:
+    """Points along a path of straight segments and quadratic curves (M, L, Q; absolute)."""
+    out: list[tuple[float, float]] = []
+    for command, numbers in re.findall(r"([MLQ])([^MLQ]*)", d):
+        xy = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", numbers)]
+        pts = list(zip(xy[0::2], xy[1::2]))
+        if command == "M":
+            out.append(pts[0])
+        elif command == "L":
+            for p in pts:
+                a = out[-1]
+                out += [(a[0] + (p[0] - a[0]) * t / per_curve, a[1] + (p[1] - a[1]) * t / per_curve)
+                        for t in range(1, per_curve + 1)]
+        else:
+            (cx, cy), p = pts
+            a = out[-1]
+            for i in range(1, per_curve + 1):
+                t = i / per_curve
+                out.append(((1 - t) ** 2 * a[0] + 2 * (1 - t) * t * cx + t * t * p[0],
+                            (1 - t) ** 2 * a[1] + 2 * (1 - t) * t * cy + t * t * p[1]))
+    return out

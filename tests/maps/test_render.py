@@ -57,7 +57,7 @@ def check_picture(request, response):
             assert (e.attrib.get("opacity") == "0.6") == failed, e.attrib
     bounced = {r["order"].split(" - ")[1][:3] for r in response["results"]
                if " - " in r["order"] and " S " not in r["order"] and " C " not in r["order"]
-               and "bounce" in r.get("reason", "")}
+               and r.get("code") == "bounced"}
     assert {e.attrib["data-bounce"] for e in pic.all("data-bounce")} == bounced
     return pic
 

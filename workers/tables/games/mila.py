@@ -16,6 +16,8 @@ differences.  No I/O here: the game table stores what these return.
 """
 from __future__ import annotations
 
+from adjudicator.diplomacy.codes import Code, code_of
+
 from ...core.errors import Invalid
 from ...core.records import HistoryEntry
 from ...core.store import iso
@@ -24,6 +26,8 @@ from .table import engine
 MAP = "standard"
 RULES = ["NO_PRESS", "POWER_CHOICE"]  # what a game of MILA's made by hand has; the record carries no press
 MAX_PHASES = 2000  # a record longer than any game
+#: MILA's result codes for ours; every other failure is MILA's "void"
+_MILA_CODES = {Code.BOUNCED: "bounce", Code.CUT: "cut", Code.DISLODGED: "dislodged", Code.NO_CONVOY: "no convoy"}
 
 
 def _state(position: dict, powers: list[str], gid: str) -> dict:
@@ -41,18 +45,14 @@ def _state(position: dict, powers: list[str], gid: str) -> dict:
 
 def _results(results: list[dict]) -> dict:
     """MILA's results of a phase (per unit, its result codes; none when the order succeeded)."""
-    codes = {"bounced": "bounce", "cut": "cut", "dislodged": "dislodged", "no convoy": "no convoy"}
     out: dict[str, list[str]] = {}
     for r in results:
         unit = r.get("unit")
         if not unit:
             continue
         found = out.setdefault(unit, [])
-        if r["outcome"] == "dislodged":
-            found.append("dislodged")
-        elif r["outcome"] in ("fails", "invalid"):
-            reason = (r.get("reason") or "").lower()
-            found.append(next((c for key, c in codes.items() if key in reason), "void"))
+        if r["outcome"] in ("dislodged", "fails", "invalid"):
+            found.append(_MILA_CODES.get(code_of(r), "void"))
     return out
 
 
