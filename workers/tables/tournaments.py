@@ -376,6 +376,7 @@ class Tournaments:
             raise
         if sitting_out:
             with self.r.pipeline(transaction=True) as pipe:
+                pipe.multi()
                 for pid in sitting_out:
                     if players[pid].email:
                         mail.tournament_slip(self.store, pipe, players[pid].email, self._slip_about(t, round_),
@@ -402,6 +403,7 @@ class Tournaments:
             seats[power] = {"player": pid, "name": players[pid].name, "token": player_token}
         record = Board(round_, number_, game["id"], {p: s["player"] for p, s in seats.items()})
         with self.r.pipeline(transaction=True) as pipe:
+            pipe.multi()  # explicitly: the mail's job joins this transaction
             pipe.hset(keys.tournament_boards(tid), game["id"], record.dumps())
             self._keep(pipe, tid, None)  # a board in play: kept until the last board ends
             self.audit_writes(pipe, tid, "board_created", record.as_dict())
@@ -458,7 +460,6 @@ class Tournaments:
         with self.r.pipeline(transaction=True) as pipe:
             self.audit_writes(pipe, tid, "result_recorded", {"round": board.round, "board": board.board,
                                                               "game": gid, "result": result})
-            versions.stamp(pipe)
             pipe.execute()
         return self._scored(t.system, board)[0]
 
