@@ -86,6 +86,9 @@ def draw(players: list[str], met: set[frozenset], starts: int = 20) -> list[list
     return best
 
 
+SEATINGS = list(permutations(range(len(POWERS))))  # every way to give a board's powers to its seven players
+
+
 def assign_powers(table: list[str], preferences: dict[str, list], rng) -> dict[str, str]:
     """{power: player} for one board: the least sum of the ranks of the powers given (0 for a player's
     first choice; a power a player did not list ranks after every listed one; no list: all equal),
@@ -94,15 +97,11 @@ def assign_powers(table: list[str], preferences: dict[str, list], rng) -> dict[s
         order = preferences.get(pid) or []
         return order.index(power) if power in order else len(order)
 
-    cost = [{power: rank(pid, power) for power in POWERS} for pid in table]
-    best, best_cost = [], None
-    for powers in permutations(POWERS):
-        total = sum(c[p] for c, p in zip(cost, powers))
-        if best_cost is None or total < best_cost:
-            best, best_cost = [powers], total
-        elif total == best_cost:
-            best.append(powers)
-    return dict(zip(rng.choice(best), table))
+    ranks = [[rank(pid, power) for power in POWERS] for pid in table]
+    totals = [sum(map(list.__getitem__, ranks, seating)) for seating in SEATINGS]
+    least = min(totals)
+    seating = rng.choice([s for s, total in zip(SEATINGS, totals) if total == least])
+    return {POWERS[i]: pid for i, pid in zip(seating, table)}
 
 
 def rounded(value: Fraction | None) -> str | None:
