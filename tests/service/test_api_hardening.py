@@ -15,7 +15,7 @@ import yaml
 from tests.service.gamekit import new_game
 from tests.service.svc_stack import SPEC, wait_for
 
-SAMPLE = {"power": "FRANCE", "system": "dss", "round_number": "1"}
+SAMPLE = {"power": "FRANCE", "system": "dss", "round_number": "1", "player_id": "t1"}
 
 
 def _operations():
@@ -31,7 +31,7 @@ def _operations():
 
     for path, item in spec["paths"].items():
         for method, op in item.items():
-            if method not in ("get", "put", "post", "delete"):
+            if method not in ("get", "put", "post", "patch", "delete"):
                 continue
             params = [resolve(p) for p in item.get("parameters", []) + op.get("parameters", [])]
             yield path, method.upper(), op, [p for p in params if p["in"] == "path"]

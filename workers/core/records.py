@@ -169,6 +169,10 @@ class TournamentRecord(Record):
     aggregate: dict = _field(JSON, factory=dict)
     name: str = _field(TEXT, "")
     created_at: float | None = _field(OPT_FLOAT)
+    bye_score: dict = _field(JSON, factory=dict)  # how a bye scores: {"score": "average"|"fixed"|"zero", "value"}
+    preferences: bool = _field(FLAG, False)  # the seating draw asks for the players' power preferences
+    byes: dict = _field(JSON, factory=dict)  # round (as text) -> the ids of the players who sat out
+    round_ends: dict = _field(JSON, factory=dict)  # round (as text) -> when the director says it ends (unix)
 
 
 # ---------------------------------------------------------------- records kept as one JSON value
@@ -349,6 +353,9 @@ class TournamentPlayer(Entry):
 
     id: str
     name: str
+    email: str | None = None
+    preferences: list | None = None  # powers, the most wanted first
+    withdrawn_at: float | None = None  # withdrawn: keeps the scores earned, gets no new board
 
 
 @dataclass(frozen=True)

@@ -449,3 +449,25 @@ def on_event(store, event: dict) -> JobOutcome:
         return JobOutcome.did(f"queued {len(recipients)} messages")
 
     return store.transact([keys.mail_done(gid)], commit)
+
+
+def tournament_slip(store, pipe, to: str, about: dict, seat: dict) -> None:
+    """Queue (after MULTI) a tournament player's slip for a round: the board, the power, the game and
+    the player token (``seat``: player, name, and board, game, power, token; without a board, the
+    player sits the round out with a bye).  ``about``: the tournament's id, name, round and ends_at."""
+    title = about["name"] or f"tournament {about['tournament']}"
+    ends = f"\nThe round ends at {about['ends_at']} (UTC).\n" if about.get("ends_at") else ""
+    if "board" not in seat:
+        head, body = f"Round {about['round']}: a bye", (
+            f"{seat['name']}, you sit out round {about['round']} of {title} with a bye; the standings give "
+            f"you the tournament's bye score for it.\n{ends}")
+    else:
+        head = f"Round {about['round']}: board {seat['board']}, {seat['power']}"
+        body = (f"{seat['name']}, in round {about['round']} of {title} you play {seat['power']} "
+                f"on board {seat['board']} (game {seat['game']}).\n{ends}\n"
+                f"Your player token for this board (keep it secret; the API and mail commands need it):\n\n"
+                f"    {seat['token']}\n\n"
+                f"By mail, write to {service_address()} with\n\n"
+                f"    GAME {seat['game']}\n    TOKEN {seat['token']}\n    ORDERS\n    A PAR - BUR\n    END\n")
+    msg = compose(to, f"[dip {title}] {head}", body)
+    queue(store, pipe, msg, f"slip-{about['tournament']}-{about['round']}-{seat['player']}")
