@@ -15,8 +15,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     HOST=0.0.0.0 \
     PORT=8000 \
-    DATA_DIR=/data \
-    OPENAPI_SPEC=/app/openapi.yaml
+    DATA_DIR=/data
 
 # the maps' PNGs write their names in DejaVu Sans (resvg reads the system's fonts)
 RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core \
@@ -28,7 +27,6 @@ COPY adjudicator ./adjudicator
 COPY maps ./maps
 COPY service ./service
 COPY workers ./workers
-COPY openapi.yaml ./
 RUN pip install . && mkdir -p /data && useradd --system --home /app app && chown app /data
 USER app
 VOLUME ["/data"]

@@ -4,6 +4,7 @@
     python3 manage.py serve   # API, a worker and the scheduler (embedded Redis unless REDIS_URL)
     python3 manage.py serve --workers 2   # extra arguments go to the launcher (python -m service.launch -h)
     python3 manage.py test    # the whole test suite (extra arguments go to pytest)
+    python3 manage.py openapi   # the API's contract, generated from the routes (openapi.yaml is a snapshot of it)
     python3 manage.py build-engine   # opt-in: the Diplomacy engine compiled with mypyc, in .build/
     ADJUDICATOR_ENGINE=compiled python3 manage.py serve   # serve with it (built first if needed)
     ADJUDICATOR_ENGINE=compiled python3 manage.py test tests/diplomacy   # test it
@@ -29,20 +30,22 @@ STAMP = VENV / ".installed-from"
 COMMANDS = {
     "serve": ["-m", "service.launch"],
     "test": ["-m", "pytest"],
+    "openapi": ["-m", "service.openapi"],
 }
 
 
 def ensure_environment() -> None:
     if not PYTHON.exists():
-        print(f"creating virtual environment in {VENV}", flush=True)
+        print(f"creating virtual environment in {VENV}", file=sys.stderr, flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if STAMP.exists() and STAMP.read_text() == wanted:
         return
-    print("installing the project and its dependencies", flush=True)
+    print("installing the project and its dependencies", file=sys.stderr, flush=True)
     pip = [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    subprocess.run([*pip, "--upgrade", "pip"], check=True)
-    subprocess.run([*pip, "--editable", f"{ROOT}[test]"], check=True)
+    # on stderr, all of it: the standard output is the command's alone (``manage.py openapi > openapi.yaml``)
+    subprocess.run([*pip, "--upgrade", "pip"], check=True, stdout=sys.stderr)
+    subprocess.run([*pip, "--editable", f"{ROOT}[test]"], check=True, stdout=sys.stderr)
     STAMP.write_text(wanted)
 
 

@@ -21,7 +21,8 @@ from workers.core.store import Store
 from workers.tables.tournaments import Tournaments
 from workers.delivery.webhooks import Webhooks
 
-from . import schemas
+from . import contract, schemas
+from .contract import body, doc, other_responses, response
 from .docs import docs_page
 from . import limits, logs, metrics
 from .http import MAX_BODY, load, problem, register, reply
@@ -38,7 +39,6 @@ from .scoring_api import bp as scoring_bp
 from .tournaments_api import bp as tournaments_bp
 from .webhooks_api import bp as webhooks_bp
 
-# The contract lives at the repository root; an installed copy (the Dockerfile) says where with OPENAPI_SPEC.
 api = Blueprint("api", __name__)
 
 
@@ -48,6 +48,10 @@ def games() -> Games:
 
 # ---------------------------------------------------------------- service
 @api.get("/v1/health")
+@doc("health", ["service"], "Liveness, Redis, and the workers, scheduler and oldest waiting job seen there")
+@response(schemas.HealthSchema, 200,
+          "The API and its Redis are up (\"status\" says whether workers and a scheduler are).")
+@other_responses("Unavailable")
 def health():
     """Redis, and the workers, the scheduler and the oldest waiting job it can see there: "ok" when at
     least one worker and a scheduler are there, else "degraded" (still 200: the API itself is up)."""
@@ -58,16 +62,32 @@ def health():
 
 
 @api.get("/metrics")
+@doc("getMetrics", ["service"], "Prometheus metrics of every process of the service",
+     "Requests by endpoint and status with latency histograms, submissions, jobs (adjudications, "
+     "their duration and retries), the deadline lag, and, read from Redis at each scrape, the "
+     "queue depth, workers and scheduler.")
+@response(None, 200, "Prometheus text exposition format.", content={"text/plain": {"schema": {"type": "string"}}})
+@other_responses("Unavailable")
 def prometheus_metrics():
     return metrics.render(current_app)
 
 
 @api.get("/v1/variants")
+@doc("listVariants", ["service"], "The variants (player arrangements) a game may use")
+@response(schemas.VariantSchema, 200, "Every variant with its powers and seats (one list of powers per player).",
+          many=True)
 def variants():
     return reply(schemas.VariantSchema(many=True), [engine().variant_info(v) for v in engine().VARIANTS])
 
 
 @api.post("/v1/adjudicate/diplomacy")
+@doc("adjudicatePosition", ["stateless"], "Adjudicate one position and its orders (stateless)",
+     "Takes a request in the interchange format and answers at once with every order's outcome "
+     "and the position of the next phase that has something to do. Orders that cannot be read are"
+     " reported with outcome \"invalid\" and a reason.")
+@body(schemas.AdjudicateRequestSchema)
+@response(schemas.AdjudicationSchema, 200, "The adjudicated result.")
+@other_responses("Malformed", "TooLarge", "Invalid")
 def adjudicate():
     body = load(schemas.AdjudicateRequestSchema())
     if body["variant"] not in engine().VARIANTS:
@@ -82,19 +102,32 @@ def adjudicate():
 
 # ---------------------------------------------------------------- contract
 @api.get("/openapi.yaml")
+@doc("getSpec", ["service"], "This document")
+@response(None, 200, "The OpenAPI 3.1 document, as YAML.",
+          content={"application/yaml": {"schema": schemas.OpenApiDocumentSchema}})
 def spec():
-    return Response(current_app.config["OPENAPI_SPEC"].read_text(), mimetype="application/yaml")
+    return Response(contract.document_yaml(current_app), mimetype="application/yaml")
 
 
 @api.get("/docs")
+@doc("getDocs", ["service"], "Browsable documentation generated from this document")
+@response(None, 200, "An HTML page.", content={"text/html": {"schema": {"type": "string"}}})
 def docs():
-    return Response(docs_page(current_app.config["OPENAPI_SPEC"]), mimetype="text/html")
+    return Response(docs_page(contract.document_yaml(current_app)), mimetype="text/html")
 
 
 class NotImport(BaseConverter):
     """A path segment but ``import``: ``/v1/games/import`` is a route of its own (POST), not a game."""
 
     regex = r"(?!import$)[^/]+"
+
+
+def add_routes(app: Flask) -> None:
+    """Every route of the API (the contract is generated from them: service/contract.py)."""
+    app.url_map.converters["not_import"] = NotImport
+    for blueprint in (api, games_bp, maps_bp, pages_bp, accounts_bp, press_bp, export_bp, events_bp,
+                      resolutions_bp, scoring_bp, tournaments_bp, webhooks_bp):
+        app.register_blueprint(blueprint)
 
 
 def create_app(redis_url: str | None = None, config: Settings | None = None, store: Store | None = None) -> Flask:
@@ -107,27 +140,14 @@ def create_app(redis_url: str | None = None, config: Settings | None = None, sto
     if not url:
         raise RuntimeError("set REDIS_URL (python -m service.launch starts an embedded Redis for you)")
     store = store or Store(url, config)
-    app.config["OPENAPI_SPEC"] = config.openapi_spec
     logs.init_app(app)  # first: the request id and the clock for every other hook
     metrics.init_app(app, store)
     app.extensions["games"] = Games(store)
     app.extensions["resolutions"] = Resolutions(store)
     app.extensions["tournaments"] = Tournaments(app.extensions["games"])
     app.extensions["webhooks"] = Webhooks(store)
-    app.url_map.converters["not_import"] = NotImport
-    app.register_blueprint(api)
-    app.register_blueprint(games_bp)
-    app.register_blueprint(maps_bp)
-    app.register_blueprint(pages_bp)
-    app.register_blueprint(accounts_bp)
-    app.register_blueprint(press_bp)
-    app.register_blueprint(export_bp)
-    app.register_blueprint(events_bp)
-    app.register_blueprint(resolutions_bp)
-    app.register_blueprint(scoring_bp)
-    app.register_blueprint(tournaments_bp)
-    app.register_blueprint(webhooks_bp)
-    register(app, config.openapi_spec)
+    add_routes(app)
+    register(app, contract.document(app))
     limits.init_app(app, url, config)
     app.wsgi_app = BodyDeadline(app.wsgi_app, config.request_body_timeout, MAX_BODY)
     return app

@@ -1,9 +1,8 @@
-"""A self-contained, server-rendered documentation page built from openapi.yaml."""
+"""A self-contained, server-rendered documentation page built from the OpenAPI document."""
 from __future__ import annotations
 
 from functools import lru_cache
 from html import escape
-from pathlib import Path
 
 import yaml
 
@@ -40,8 +39,8 @@ def _fields(spec: dict, schema: dict) -> str:
 
 
 @lru_cache(maxsize=1)
-def docs_page(spec_path: Path) -> str:
-    spec = yaml.safe_load(spec_path.read_text())
+def docs_page(document: str) -> str:
+    spec = yaml.safe_load(document)
     info = spec.get("info", {})
     out = [f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(info.get('title', 'API'))}</title>",
            "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;line-height:1.4}"

@@ -32,6 +32,7 @@ from workers.core.errors import NotFound, Unauthorized
 from workers.core.store import CONNECTIONS, CONNECTION_WAIT
 from workers.tables.viewers import who
 
+from .contract import arguments, authenticate, doc, other_responses, response
 from .http import BadRequest, token
 from .live_hub import Hub, prepare
 
@@ -128,10 +129,32 @@ def stream(table: str, tid: str, audiences: Callable[[], set[str]]) -> Response:
 
 
 @bp.get("/v1/games/<game_id>/events")
+@doc("getGameEvents", ["games"], "Live events of a game (Server-Sent Events)",
+     "A stream of Server-Sent Events (contracts/clients.md): \"phase\" (a phase opened; a link to "
+     "the results), \"orders\" (a power submitted, cleared or is ready; never order text), \"press\" "
+     "(a message this token may read), \"vote\" (a proposal made or decided; never who voted what),"
+     " \"deadline\" (extended, paused, resumed, a grace period), \"end\" (the game ended), \"seat\". "
+     "Each event's id is kept for at least an hour: reconnect with Last-Event-ID to get what was "
+     "missed. Without it the stream starts with what happens next. A player sees the events for "
+     "everyone and those for its powers; the director those for everyone and for the director. "
+     "The token may be sent as ?token= on this route alone (for a browser's EventSource); it is "
+     "redacted in the access logs.")
+@authenticate("playerToken", "directorToken", "queryToken")
+@arguments(None, "LastEventId", "QueryToken")
+@response('EventStream', 200)
+@other_responses("Unavailable", "Malformed", "Unauthorized", "NotFound")
 def game_events(game_id):
     return stream("game", game_id, _audiences("game", game_id, _needs_token()))
 
 
 @bp.get("/v1/resolutions/<resolution_id>/events")
+@doc("getResolutionEvents", ["resolutions"], "Live events of a resolution (Server-Sent Events)",
+     "As the game's events (contracts/clients.md): \"step\" (a step closed and the next opened), "
+     "\"answered\" (who answered the open sealed step, never what), \"resolved\" (resolved, cancelled"
+     " or halted), \"deadline\". For a participant or the director; ?token= on this route alone.")
+@authenticate("participantToken", "directorToken", "queryToken")
+@arguments(None, "LastEventId", "QueryToken")
+@response('EventStream', 200)
+@other_responses("Unavailable", "Malformed", "Unauthorized", "NotFound")
 def resolution_events(resolution_id):
     return stream("resolution", resolution_id, _audiences("resolution", resolution_id, _needs_token()))

@@ -3,8 +3,8 @@ replies dumped through a schema, and problem+json errors.
 
 Every request passes, in this order, before its view runs (:func:`register`):
 
-1. its path parameters are checked against the formats openapi.yaml gives
-   them (a game id is 12 lowercase hex digits): anything else is a 404, so
+1. its path parameters are checked against the formats the OpenAPI document
+   (service/contract.py) gives them (a game id is 12 lowercase hex digits): anything else is a 404, so
    no id can name an internal key (``{gid}:tokens``);
 2. an operation the spec marks with ``security`` needs a token: without one
    it is a 401, before the body is read;
@@ -23,7 +23,6 @@ import json
 import logging
 import math
 import re
-from pathlib import Path
 
 import redis
 from jsonschema_path import SchemaPath
@@ -35,6 +34,7 @@ from workers.core.connection import NotReplicated
 from workers.core.errors import GameError, NotFound, Unauthorized
 
 from . import schemas
+from .contract import Operation, declared, flask_path
 
 PROBLEM = "application/problem+json"
 MAX_BODY = 256 * 1024  # bytes; larger bodies get 413
@@ -49,7 +49,21 @@ class BadRequest(Exception):
         self.detail = detail
 
 
+def _view() -> Operation | None:
+    view = current_app.view_functions.get(request.endpoint or "")
+    return declared(view) if view else None
+
+
 def reply(schema: Schema, data, status: int = 200) -> Response:
+    """``data`` dumped by ``schema``: the schema the view declared for ``status`` (``@response``)."""
+    op = _view()
+    answer = op.responses.get(str(status), {}) if op else {}
+    shape = answer.get("content", {}).get("application/json", {}).get("schema")
+    if isinstance(shape, dict):  # a list: {"type": "array", "items": Schema}
+        shape = shape.get("items")
+    if shape is not None and shape is not type(schema):
+        raise TypeError(f"{request.endpoint} answers {status} with {type(schema).__name__}; it declares "
+                        f"{shape.__name__} (@response)")
     return Response(json.dumps(schema.dump(data)), status=status, mimetype="application/json")
 
 
@@ -126,7 +140,12 @@ def body_json():
 
 
 def load(schema: Schema) -> dict:
-    """The request body, parsed as JSON and loaded with ``schema`` (no body at all reads as {})."""
+    """The request body, parsed as JSON and loaded with ``schema`` (no body at all reads as {}): the
+    schema the view declared (``@body``)."""
+    op = _view()
+    if op is not None and op.body is not type(schema):
+        raise TypeError(f"{request.endpoint} reads its body with {type(schema).__name__}; it declares "
+                        f"{getattr(op.body, '__name__', 'none')} (@body)")
     data = body_json()
     if data is NO_BODY:
         data = {}
@@ -179,17 +198,14 @@ TOKEN_NAMES = {"playerToken": "a player token", "directorToken": "the director t
                "participantToken": "a participant token", "accountToken": "an account token"}
 
 
-def _flask_path(rule: str) -> str:
-    return re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", rule)
-
-
 class Contract:
-    """What openapi.yaml says each operation needs before its view runs: the formats of
-    its path parameters and whether it takes a token.  The spec is read with openapi-core's
-    reader (``jsonschema_path``, which follows its ``$ref``s): openapi.yaml is the one source."""
+    """What the OpenAPI document says each operation needs before its view runs: the formats of
+    its path parameters and whether it takes a token.  The document is the one generated from the
+    routes (service/contract.py), read with openapi-core's reader (``jsonschema_path``, which
+    follows its ``$ref``s)."""
 
-    def __init__(self, spec_path: Path):
-        spec = SchemaPath.from_file_path(str(spec_path))
+    def __init__(self, document: dict):
+        spec = SchemaPath.from_dict(document)
         self.formats: dict[str, dict[str, re.Pattern]] = {}
         self.needs_token: dict[tuple[str, str], str] = {}
         self.creates: set[tuple[str, str]] = set()  # operations answering 201: a retry makes another
@@ -214,7 +230,7 @@ class Contract:
         """Raise the 404 or 401 the request gets before its view runs."""
         if request.url_rule is None:
             return
-        path = _flask_path(request.url_rule.rule)
+        path = flask_path(request.url_rule.rule)
         for name, pattern in self.formats.get(path, {}).items():
             value = (request.view_args or {}).get(name)
             if value is not None and not pattern.fullmatch(value):
@@ -283,7 +299,7 @@ def _store_error(e: redis.RedisError):
         return _unexpected(e)
     log.warning("store unavailable on %s %s: %s", request.method, request.path, e)
     contract = current_app.extensions["contract"]
-    creates = request.url_rule is not None and (_flask_path(request.url_rule.rule), request.method) in contract.creates
+    creates = request.url_rule is not None and (flask_path(request.url_rule.rule), request.method) in contract.creates
     note = RETRY_NOTES.get(request.endpoint or "") or (
         "A retry creates another if this one was created: look before retrying." if creates else
         "Retrying it is safe: if it was applied, the retry finds the change made (and may answer 409).")
@@ -299,9 +315,9 @@ def _unexpected(e: Exception):
                    "it may or may not have been applied")
 
 
-def register(app, spec_path: Path) -> None:
+def register(app, document: dict) -> None:
     """The checks every request passes before its view, and the error handlers."""
-    contract = app.extensions["contract"] = Contract(spec_path)
+    contract = app.extensions["contract"] = Contract(document)
 
     @app.before_request
     def _before_view():

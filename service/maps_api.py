@@ -10,6 +10,7 @@ from maps.raster import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH
 from workers.tables.games import engine
 
 from . import boards, schemas
+from .contract import arguments, body, doc, other_responses, response
 from .http import load, problem
 
 bp = Blueprint("maps", __name__)
@@ -24,14 +25,15 @@ def svg_response(svg: str) -> Response:
     return Response(svg, mimetype=SVG, headers=SVG_HEADERS)
 
 
-class MapQuerySchema(Schema):
-    phase = schemas._Upper(validate=schemas.PHASE)
-    width = fields.Integer(strict=False, load_default=DEFAULT_WIDTH,
-                           validate=validate.Range(MIN_WIDTH, MAX_WIDTH))
+class MapQuerySchema(schemas.PhaseQuerySchema):
+    width = fields.Integer(strict=False, load_default=DEFAULT_WIDTH, validate=validate.Range(MIN_WIDTH, MAX_WIDTH),
+                           metadata={"description": "The PNG's width in pixels (the height follows); "
+                                                    f"{DEFAULT_WIDTH} unless asked."})
 
 
 class RenderQuerySchema(MapQuerySchema):
-    format = fields.String(load_default="svg", validate=validate.OneOf(["svg", "png"]))
+    format = fields.String(load_default="svg", validate=validate.OneOf(["svg", "png"]),
+                           metadata={"description": "`svg` (the default) or `png`."})
 
 
 def _query(schema: Schema) -> dict:
@@ -42,6 +44,16 @@ def _query(schema: Schema) -> dict:
 
 
 @bp.get("/v1/games/<game_id>/map.svg")
+@doc("getGameMapSvg", ["games", "maps"], "The board of a phase as SVG (anyone)",
+     "An adjudicated phase shows its position, the orders given and what became of each; the "
+     "phase now open shows its position only, never orders (they are secret until adjudication). "
+     "Without `phase`, the latest phase: the one open, or the last adjudicated of a finished game"
+     " (a game still forming shows the starting position). Maps of adjudicated phases are cached:"
+     " they never change.")
+@arguments(MapQuerySchema(exclude=["width"]))
+@response(None, 200, "The map (contracts/maps.md).",
+          content={"image/svg+xml": {"schema": {"description": "An SVG document (contracts/maps.md)."}}})
+@other_responses("Invalid", "NotFound", "Unavailable")
 def game_map_svg(game_id):
     query = _query(MapQuerySchema(exclude=["width"]))
     state, board = boards.board(game_id, query.get("phase"))
@@ -49,6 +61,11 @@ def game_map_svg(game_id):
 
 
 @bp.get("/v1/games/<game_id>/map.png")
+@doc("getGameMapPng", ["games", "maps"], "The board of a phase as PNG, 1200 pixels wide unless `width` says (anyone)",
+     "The same map as `map.svg`, drawn as a PNG.")
+@arguments(MapQuerySchema)
+@response(None, 200, "The map.", content={"image/png": {"schema": {"description": "A PNG image."}}})
+@other_responses("Invalid", "NotFound", "Unavailable")
 def game_map_png(game_id):
     query = _query(MapQuerySchema())
     state, board = boards.board(game_id, query.get("phase"))
@@ -56,6 +73,19 @@ def game_map_png(game_id):
 
 
 @bp.post("/v1/render/diplomacy")
+@doc("renderPosition", ["stateless", "maps"],
+     "Adjudicate one position and draw it, with its orders and their outcomes (stateless)",
+     "Takes the same request as `POST /v1/adjudicate/diplomacy` and answers the map of that phase"
+     " (contracts/maps.md): every province, supply centre and unit, each order with its mark and "
+     "its outcome, readable back through the SVG's data attributes (`data-province`, "
+     "`data-supply-center`/`data-owner`, `data-unit`/ `data-power`/`data-dislodged`, "
+     "`data-order`/`data-power`/`data-outcome`, and `data-phase`/`data-variant` on the root).")
+@arguments(RenderQuerySchema(exclude=["phase"]))
+@body(schemas.AdjudicateRequestSchema)
+@response(None, 200, "The map.",
+          content={SVG: {"schema": {"description": "An SVG document (contracts/maps.md)."}},
+                   PNG: {"schema": {"description": "A PNG image."}}})
+@other_responses("Malformed", "TooLarge", "Invalid")
 def render():
     query = _query(RenderQuerySchema(exclude=["phase"]))
     body = load(schemas.AdjudicateRequestSchema())

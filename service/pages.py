@@ -3,23 +3,20 @@ server-rendered HTML (Jinja2 templates in ``service/templates``), readable witho
 from __future__ import annotations
 
 from flask import Blueprint, current_app, render_template, request
-from marshmallow import Schema, ValidationError
+from marshmallow import ValidationError
 
 from maps import phase_title
 from workers.core.errors import NotFound
 
 from . import boards, schemas
+from .contract import arguments, doc, other_responses, response
 
 bp = Blueprint("pages", __name__, template_folder="templates")
 
 
-class PageQuerySchema(Schema):
-    phase = schemas._Upper(validate=schemas.PHASE)
-
-
 def _phase_query() -> str | None:
     try:
-        query = PageQuerySchema().load(request.args.to_dict())
+        query = schemas.PhaseQuerySchema().load(request.args.to_dict())
     except ValidationError as e:
         raise ValidationError(e.messages, where="query")
     return query.get("phase")
@@ -45,6 +42,12 @@ def describe(b: boards.Board) -> str:
 
 
 @bp.get("/games/<game_id>")
+@doc("gamePage", ["pages"], "The game as a page for people (HTML, no JavaScript)",
+     "The current map and deadline, the players and their supply-centre counts, and each phase "
+     "with its map, orders and results, with links to step through them (`?phase=`).")
+@arguments(schemas.PhaseQuerySchema)
+@response(None, 200, "An HTML page.", content={"text/html": {"schema": {"type": "string"}}})
+@other_responses("Invalid", "NotFound", "Unavailable")
 def game_page(game_id):
     phase = _phase_query()
     state = boards.games().views.public_state(game_id)
@@ -67,6 +70,11 @@ def game_page(game_id):
 
 
 @bp.get("/tournaments/<tournament_id>")
+@doc("tournamentPage", ["pages"], "The tournament as a page for people (HTML, no JavaScript)",
+     "The standings (the numbers of the JSON standings) and the boards of each round, linking to "
+     "their games.")
+@response(None, 200, "An HTML page.", content={"text/html": {"schema": {"type": "string"}}})
+@other_responses("NotFound", "Unavailable")
 def tournament_page(tournament_id):
     tournaments = current_app.extensions["tournaments"]
     view = tournaments.view(tournament_id)

@@ -105,7 +105,6 @@ class Settings:
     webhook_timeout: float = env("WEBHOOK_TIMEOUT", 10.0)
     webhook_hosts: str = env("WEBHOOK_HOSTS", "public")
     # the API
-    openapi_spec: Path = env("OPENAPI_SPEC", Path(__file__).resolve().parents[2] / "openapi.yaml")
     rate_limits_on: bool = env("RATE_LIMITS", True)
     rate_limit_storage: str | None = env("RATE_LIMIT_STORAGE")
     rate_limit_strategy: str = env("RATE_LIMIT_STRATEGY", "fixed-window")
