@@ -12,8 +12,8 @@ from workers.tables.tournaments import BYE_SCORES, DEFAULT_BYE, MAX_PLAYERS, MAX
 from .contract import arguments, authenticate, bearer, body, doc, links, other_responses, response
 from .etags import conditional
 from .http import load, reply, token
-from .schemas import (POWER, POWER_NAME, AuditEntrySchema, Bool, GameOptionsSchema, Moment, Name, Reply, TableResultSchema,
-                      _about, _Upper, json_pattern)
+from .schemas import (POWER, POWER_NAME, AuditEntrySchema, Bool, GameOptionsSchema, Moment, Name, Reply,
+                      TableResultSchema, Timestamp, _about, _Upper, json_pattern)
 
 bp = Blueprint("tournaments", __name__)
 NEW = {"tournament_id": "$response.body#/tournament/id"}  # the links of a new tournament
@@ -44,6 +44,10 @@ class Number(fields.Float):
 
 class ByeScoreSchema(Schema):
     """How a bye scores (docs/tournaments.md, "Byes"): the round's average seat score, a fixed score, or zero."""
+
+    class Meta:
+        description = ('How a bye scores: "average" (the default: the average seat score of the round\'s finished '
+                       'boards), "fixed" (the "value" given), or "zero".')
 
     score = fields.String(required=True, validate=validate.OneOf(BYE_SCORES))
     value = Number(validate=validate.Range(0, 1000), metadata={"description": "The score of a fixed bye."})
@@ -81,14 +85,15 @@ class CreateTournamentSchema(Schema):
     aggregate = fields.Nested(AggregateSchema, load_default=lambda: {"method": "sum"})
     rounds = fields.Integer(strict=True, required=True, validate=validate.Range(1, MAX_ROUNDS))
     players = fields.List(Name(min=1, max=50), load_default=list,
-                          validate=validate.Length(max=MAX_PLAYERS))
+                          validate=validate.Length(max=MAX_PLAYERS),
+                          metadata=_about("Names; ids t1, t2, ... in this order."))
     bye_score = fields.Nested(ByeScoreSchema, load_default=lambda: dict(DEFAULT_BYE))
     preferences = Bool(load_default=False, metadata={"description": "The seating draw asks for power preferences."})
 
 
 class ChangeTournamentSchema(Schema):
     bye_score = fields.Nested(ByeScoreSchema)
-    preferences = Bool()
+    preferences = Bool(metadata=_about("The seating draw asks for the players\' power preferences."))
 
     @validates_schema
     def _some(self, data, **kwargs):
@@ -101,7 +106,8 @@ class PlayerSchema(Schema):
         component = "TournamentPlayerName"
 
     name = Name(min=1, max=50, required=True)
-    email = fields.Email(validate=validate.Length(max=254))
+    email = fields.Email(validate=validate.Length(max=254),
+                         metadata=_about("Mailed each round's slip; shown to the director only."))
     preferences = Preferences()
 
 
@@ -131,7 +137,7 @@ class RoundClockSchema(Schema):
     class Meta:
         component = "RoundClock"
 
-    ends_at = Moment(required=True, allow_none=True)
+    ends_at = Moment(required=True, allow_none=True, metadata=_about("When the round ends; null clears it."))
 
 
 class Seating(fields.Field):
@@ -207,7 +213,7 @@ class TournamentSchema(Reply):
     created_at = fields.String(metadata={"format": "date-time"})
     bye_score = fields.Nested(ByeScoreSchema, required=True)
     preferences = fields.Boolean(required=True)
-    round_ends = fields.Dict(keys=fields.String(), values=fields.String(metadata={"format": "date-time"}), required=True,
+    round_ends = fields.Dict(keys=fields.String(), values=Timestamp(), required=True,
                              metadata={"description": "Round -> when the director says it ends."})
     byes = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), required=True,
                        metadata={"description": "Round -> the ids of the players who sat it out."})
@@ -253,8 +259,10 @@ class CreatedBoardsSchema(Reply):
     tournament = fields.String(required=True)
     round = fields.Integer(required=True)
     boards = fields.List(fields.Nested(CreatedBoardSchema), required=True)
-    byes = fields.List(fields.Nested(NamedPlayerSchema), required=True)
-    slips = fields.List(fields.Nested(SlipSchema), required=True)
+    byes = fields.List(fields.Nested(NamedPlayerSchema), required=True,
+                       metadata=_about("The players who sit this round out."))
+    slips = fields.List(fields.Nested(SlipSchema), required=True,
+                        metadata=_about("Each seated player's board, power and token, by name."))
 
 
 class SlipsSchema(Reply):
@@ -316,7 +324,7 @@ class StandingSchema(Reply):
     best_game_rounded = fields.String(required=True)
     centers = fields.Integer(required=True)
     counted_rounds = fields.List(fields.Integer(), required=True)
-    byes = fields.List(fields.Integer(), required=True)
+    byes = fields.List(fields.Integer(), required=True, metadata=_about("The rounds sat out with a bye."))
     rounds = fields.Dict(keys=fields.String(), values=fields.Float(allow_none=True), required=True)
     rounds_rounded = fields.Dict(keys=fields.String(), values=fields.String(allow_none=True), required=True)
 
@@ -339,13 +347,14 @@ class StandingsSchema(Reply):
     aggregate = fields.Dict(required=True)
     tie_break = fields.String(required=True)
     bye_score = fields.Nested(ByeScoreSchema, required=True)
-    complete = fields.Boolean(required=True)
+    complete = fields.Boolean(required=True, metadata=_about("Every round is complete."))
     rounds = fields.List(fields.Nested(RoundSchema), required=True)
     standings = fields.List(fields.Nested(StandingSchema), required=True)
     withdrawn = fields.List(fields.Nested(TournamentPlayerSchema), required=True,
                             metadata={"description": "Players withdrawn before any result: not ranked."})
     best_country_rule = fields.String(required=True)
-    best_countries = fields.List(fields.Nested(BestCountrySchema), required=True)
+    best_countries = fields.List(fields.Nested(BestCountrySchema), required=True, metadata=_about(
+        "For each power played on a finished board, its best result and who earned it."))
 
 
 class RoundClockReplySchema(Reply):
@@ -505,7 +514,8 @@ def slips(tournament_id, round_number):
 
 
 @bp.post("/v1/tournaments/<tournament_id>/boards/<game_id>/result")
-@doc("recordBoardResult", ["tournaments"], "Record a face-to-face board's result, without playing its phases (director)",
+@doc("recordBoardResult", ["tournaments"],
+     "Record a face-to-face board's result, without playing its phases (director)",
      "The board's game ends as POST /v1/games/{game_id}/end ends it with a result recorded at the"
      " table (a draw and its members, a solo, a concession, or time called, with the centres "
      "counted at the table); the game's audit and the tournament's both say so.")
