@@ -32,6 +32,8 @@ from .export_api import bp as export_bp
 from .games_api import bp as games_bp
 from .maps_api import bp as maps_bp
 from .pages import bp as pages_bp
+from .play_pages import bp as play_bp
+from . import page_auth
 from .press_api import bp as press_bp
 from .resolutions_api import bp as resolutions_bp
 from .scoring_api import bp as scoring_bp
@@ -119,6 +121,7 @@ def create_app(redis_url: str | None = None, config: Settings | None = None, sto
     app.register_blueprint(games_bp)
     app.register_blueprint(maps_bp)
     app.register_blueprint(pages_bp)
+    app.register_blueprint(play_bp)
     app.register_blueprint(accounts_bp)
     app.register_blueprint(press_bp)
     app.register_blueprint(export_bp)
@@ -128,6 +131,7 @@ def create_app(redis_url: str | None = None, config: Settings | None = None, sto
     app.register_blueprint(tournaments_bp)
     app.register_blueprint(webhooks_bp)
     register(app, config.openapi_spec)
+    page_auth.init_app(app)  # after register: the API's error handlers stay the API's
     limits.init_app(app, url, config)
     app.wsgi_app = BodyDeadline(app.wsgi_app, config.request_body_timeout, MAX_BODY)
     return app

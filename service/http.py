@@ -299,6 +299,9 @@ def _unexpected(e: Exception):
                    "it may or may not have been applied")
 
 
+FORM_BLUEPRINTS = frozenset({"pages", "play"})  # the pages' HTML forms: no JSON body (service/page_auth.py)
+
+
 def register(app, spec_path: Path) -> None:
     """The checks every request passes before its view, and the error handlers."""
     contract = app.extensions["contract"] = Contract(spec_path)
@@ -306,7 +309,7 @@ def register(app, spec_path: Path) -> None:
     @app.before_request
     def _before_view():
         contract.check()
-        if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+        if request.method in ("POST", "PUT", "PATCH", "DELETE") and request.blueprint not in FORM_BLUEPRINTS:
             body_json()
 
     @app.after_request

@@ -2,11 +2,12 @@
 server-rendered HTML (Jinja2 templates in ``service/templates``), readable without JavaScript."""
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from marshmallow import Schema, ValidationError
 
 from maps import phase_title
 from workers.core.errors import NotFound
+from workers.tables.games import engine
 
 from . import boards, schemas
 
@@ -44,8 +45,34 @@ def describe(b: boards.Board) -> str:
     return text
 
 
+@bp.get("/")
+def lobby_page():
+    """Public games, newest first, a page at a time (``GET /v1/games``'s listing and filters)."""
+    try:
+        query = schemas.LobbyQuerySchema().load({k: v for k, v in request.args.items() if v})
+    except ValidationError as e:
+        raise ValidationError(e.messages, where="query")
+    cursor = None
+    if "cursor" in query:
+        score, _, gid = query["cursor"].partition("_")
+        cursor = (float(score), gid)
+    listing = boards.games().lobby.list(query.get("status"), query.get("seats"), query.get("variant"), cursor,
+                                        query["limit"])
+    return render_template("lobby.html", listing=listing, query=query, phase_title=phase_title,
+                           variants=sorted(engine().VARIANTS))
+
+
+@bp.get("/games")
+def games_page():
+    return redirect(url_for("pages.lobby_page"), 301)
+
+
 @bp.get("/games/<game_id>")
 def game_page(game_id):
+    if "token" in request.args:  # an invitation link: into the sign-in flow, the token left behind
+        from .play_pages import invitation
+
+        return invitation(game_id, request.args["token"])
     phase = _phase_query()
     state = boards.games().views.public_state(game_id)
     every = boards.boards(state, boards.live_history(game_id))
