@@ -14,6 +14,7 @@ the security headers, and errors as HTML pages.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import redis
@@ -35,6 +36,8 @@ from .http import FORM_BLUEPRINTS as PAGE_BLUEPRINTS, BadRequest
 COOKIE = "dip_session"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+STOPPED = ("The token you signed in with no longer works here (a seat given up or taken over, or a "
+           "token replaced): sign in again.")
 csrf = CSRFProtect()
 
 
@@ -116,6 +119,7 @@ def viewer(table: str, tid: str) -> Viewer:
     if digest is not None and not found.known and found.role is not Role.ACCOUNT:
         sessions.forget(store().r, session.sid, place)
         del session.fields[place.field]
+        return replace(found, refused=found.refused or STOPPED)
     return found
 
 

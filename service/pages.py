@@ -32,7 +32,7 @@ def _counts(position: dict) -> tuple[dict, dict]:
     return centres, units
 
 
-def describe(b: boards.Board) -> str:
+def describe(b: boards.Board, final: bool = False) -> str:
     """The map's alternative text: what a reader of the picture learns from it, in words."""
     centres, units = _counts(b.position)
     owners = ", ".join(f"{p.title()} {n}" for p, n in sorted(centres.items()) if n)
@@ -40,6 +40,8 @@ def describe(b: boards.Board) -> str:
             f"supply centres: {owners or 'none owned'}.")
     if b.adjudicated:
         text += f" {len(b.results)} orders drawn with their outcomes, listed in the table below."
+    elif final:
+        text += " The game ended here."
     else:
         text += " The orders of this phase are secret until it is adjudicated."
     return text

@@ -258,7 +258,7 @@ def resolution_viewer(rid: str):
 def resolution_page(resolution_id, status: int = 200, **shown):
     found, as_whom = resolution_viewer(resolution_id)
     view = resolutions().view(resolution_id, as_whom)
-    return render_template("resolution.html", r=view, signed_in=as_whom is not None,
+    return render_template("resolution.html", r=view, knows_you=as_whom is not None,
                            is_director=as_whom is DIRECTOR, **page_views.resolution_controls(view, as_whom),
                            **shown), status
 

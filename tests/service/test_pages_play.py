@@ -12,6 +12,7 @@ Jobs (the adjudications the pages' requests queue) run when the test settles the
 stack, as a worker would run them."""
 from __future__ import annotations
 
+import mailbox
 import re
 
 import pytest
@@ -19,8 +20,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.service.gamekit import LONG, POWERS, RETREAT_AHEAD, Game
-from tests.service.mailkit import text as mail_text  # noqa: F401 - the mail's text, for the sign-in link
-from tests.service.resolution_cases import CASES
+from tests.service.test_resolutions import TV06, WAR_ON_FRANCE
 from tests.service.test_pages_browser import browser, chromium, shot, site  # noqa: F401 - shared fixtures
 
 AXE = Axe()
@@ -207,3 +207,160 @@ def test_a_whole_game_played_from_the_pages(api, inproc, site, people):  # noqa:
     public = people()
     public.goto(f"{site}/games/{gid}")
     assert "(open)" not in public.content()
+
+
+def welcome_link(inproc, address: str) -> str:
+    """The sign-in link of the welcome mailed to ``address`` (the outbox is a Maildir here)."""
+    inproc.settle()
+    for message in mailbox.Maildir(inproc.settings.mail_outbox).values():
+        if message["To"] == address and "Welcome" in message["Subject"]:
+            found = re.search(r"https?://\S+(/signin/\S+)", message.get_payload(decode=True).decode())
+            assert found, message.get_payload()
+            return found.group(1)
+    raise AssertionError(f"no welcome to {address}")
+
+
+def test_sign_in_by_link_invitation_and_account_a_takeover_ends_the_old_session(api, inproc, site, people):  # noqa: F811
+    made = api.post("/v1/games", json={"name": "Seats", "assignment": "chosen", "deadlines": LONG}).json()
+    gid, director = made["game"]["id"], made["director_token"]
+    tokens = {}
+    for power in POWERS:
+        body = {"name": power.title(), "power": power} | ({"email": "france@players.test"} if power == "FRANCE" else {})
+        tokens[power] = api.post(f"/v1/games/{gid}/players", json=body).json()["token"]
+    auditor = people()
+
+    # France signs in with the link of its welcome mail: once
+    france = people(javascript=False)
+    link = welcome_link(inproc, "france@players.test")
+    france.goto(site + link)
+    no_serious_violations(france, auditor)
+    press_key_on(france, france.get_by_role("button", name="Sign in"), " ")
+    france.wait_for_url(f"**/games/{gid}/play")
+    assert power_of(france) == "FRANCE"
+    assert tokens["FRANCE"] not in france.content()
+    cookie = next(c for c in france.context.cookies() if c["name"] == "dip_session")
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Lax" and not cookie["secure"]  # http here
+    again = people(javascript=False)
+    again.goto(site + link)
+    again.get_by_role("button", name="Sign in").click()
+    assert again.get_by_role("heading", level=1).inner_text() == "This sign-in link does not work"
+
+    # a form posted without its CSRF token: 400, an HTML page, nothing stored
+    posted = france.request.post(f"{site}/games/{gid}/play/orders/FRANCE", form={"text": "A PAR - BUR"})
+    assert posted.status == 400 and posted.headers["content-type"].startswith("text/html")
+    assert "nothing was changed" in posted.text()
+    own = api.get(f"/v1/games/{gid}/orders", token=tokens["FRANCE"]).json()
+    assert not own["powers"]["FRANCE"]["orders"]
+    france.set_content(posted.text())
+    no_serious_violations(france, auditor)
+
+    # England follows an invitation link with its token: signed in, the token left behind
+    england = people(javascript=False)
+    england.goto(f"{site}/games/{gid}?token={tokens['ENGLAND']}")
+    assert "token=" not in england.url
+    england.get_by_role("button", name="Sign in").click()
+    england.wait_for_url(f"**/games/{gid}/play")
+    assert power_of(england) == "ENGLAND" and tokens["ENGLAND"] not in england.content()
+
+    # the director opens England's seat; a person with an account takes it over from the lobby
+    assert api.post(f"/v1/games/{gid}/seats/ENGLAND/open", token=director, json={"reason": "gone"}).status_code == 200
+    account = api.post("/v1/accounts", json={"name": "Newcomer"}).json()
+    newcomer = people(javascript=False)
+    newcomer.goto(site + "/signin")
+    no_serious_violations(newcomer, auditor)
+    newcomer.get_by_label("Token").fill(account["token"])
+    press_key_on(newcomer, newcomer.get_by_label("Token"))
+    newcomer.wait_for_url("**/me")
+    assert newcomer.get_by_role("heading", level=1).inner_text() == "Newcomer"
+    newcomer.goto(site + "/?seats=open")
+    no_serious_violations(newcomer, auditor)
+    game = newcomer.get_by_role("region", name="Seats")
+    game.get_by_label("Your name").fill("Newcomer")
+    game.get_by_role("button", name="Take over", exact=True).click()
+    newcomer.wait_for_url(f"**/games/{gid}/play")
+    assert power_of(newcomer) == "ENGLAND"
+    newcomer.goto(site + "/me")
+    no_serious_violations(newcomer, auditor)
+    assert newcomer.get_by_role("table", name="Games in which this account holds or held a seat").get_by_role(
+        "link", name="Seats").is_visible()
+
+    # the old England session is over: its page is the sign-in form, saying why
+    england.goto(f"{site}/games/{gid}/play")
+    assert "/signin" in england.url
+    assert "no longer works" in england.get_by_role("alert").inner_text()
+    assert england.get_by_label("Token").is_visible()
+
+    # "Sign out" ends France's session
+    france.goto(f"{site}/games/{gid}/play")
+    france.get_by_role("button", name="Sign out").click()
+    france.goto(f"{site}/games/{gid}/play")
+    assert "/signin" in france.url
+    # errors are pages: an unknown game
+    missing = france.goto(f"{site}/games/000000000000/play")
+    assert missing.status == 404 and missing.headers["content-type"].startswith("text/html")
+    assert "content-security-policy" in missing.headers
+
+
+def answer_on_page(page, value: str) -> None:
+    """Answer the open step with ``value``: its control among the choices, or typed as JSON."""
+    choice = page.get_by_label(value, exact=True)
+    if choice.count():
+        choice.check()
+    else:
+        page.get_by_label("Answer (JSON)").fill(f'"{value}"')
+    page.get_by_role("button", name="Answer").click()
+
+
+def test_a_resolution_answered_from_its_page(api, site, people):  # noqa: F811
+    made = api.post("/v1/resolutions", json={"kind": "1630.vote", "state": TV06, "dice": "director",
+                                             "participants": {p: {"name": p} for p in TV06["players"]}}).json()
+    rid, director, tokens = made["resolution"]["id"], made["director_token"], made["tokens"]
+    path = f"/v1/resolutions/{rid}"
+
+    def sign_in(token):
+        page = people(javascript=False)
+        page.goto(f"{site}/resolutions/{rid}")
+        page.get_by_role("link", name="Sign in").last.click()
+        page.get_by_label("Token").fill(token)
+        page.get_by_role("button", name="Sign in").click()
+        page.wait_for_url(f"**/resolutions/{rid}")
+        return page
+
+    tim = sign_in(tokens["Tim"])
+    auditor = people()
+    no_serious_violations(tim, auditor)
+    tim.get_by_label("ENGLAND", exact=True).check()
+    tim.get_by_role("button", name="Answer").click()
+    assert api.get(path).json()["log"][0]["value"] == "ENGLAND"
+    for index, value in ((1, []), (2, WAR_ON_FRANCE)):
+        assert api.post(f"{path}/answers", token=tokens["Tim"], json={"step": index, "answer": value}).status_code == 200
+    simon = sign_in(tokens["Simon"])
+    simon.get_by_label("Answer (JSON)").fill("[]")  # the sealed placement: no choices to list
+    simon.get_by_role("button", name="Answer").click()
+    assert api.post(f"{path}/answers", token=tokens["Martin"], json={"step": 3, "answer": []}).status_code == 200
+
+    # the sealed ballot: each sees its own answer only
+    simon.reload()
+    answer_on_page(simon, "BLUE")
+    assert 'Your answer: "BLUE"' in simon.locator("main").inner_text()
+    tim.reload()
+    answer_on_page(tim, "RED")
+    seen = tim.locator("main").inner_text()
+    assert 'Your answer: "RED"' in seen and "BLUE" not in seen.split("Log")[0].replace("BLUE\n", "")
+    assert api.post(f"{path}/answers", token=tokens["Martin"], json={"step": 4, "answer": "RED"}).status_code == 200
+
+    # the director: dice as rolled, then pause, resume and cancel
+    boss = sign_in(director)
+    no_serious_violations(boss, auditor)
+    dice = api.get(path, token=director).json()["step"]
+    assert dice["type"] == "dice"
+    for i in range(dice["count"]):
+        boss.get_by_label(f"Die {i + 1}", exact=True).fill("1")
+    boss.get_by_role("button", name="Roll").click()
+    assert len(api.get(path).json()["log"]) == 6
+    boss.get_by_role("button", name="Pause").click()
+    assert api.get(path).json()["paused"]
+    boss.get_by_role("button", name="Resume").click()
+    assert not api.get(path).json()["paused"]
+    boss.get_by_role("button", name="Cancel").click()
+    assert api.get(path).json()["status"] == "cancelled"
