@@ -37,11 +37,14 @@ def play_view(gid: str, found: Viewer) -> dict:
     centres = (state.get("position") or {}).get("centers") or {}
     survivors = sorted(p for p, cs in centres.items() if cs)
     powers = [power for seat in state["seats"] for power in [seat["power"]]]
+    options = {}
+    if state["status"] in ("open", "paused") and any(m["must_order"] for m in own["powers"].values()):
+        options = g.views.options(gid, token)["powers"]
     sections = []
     for power, mine in own["powers"].items():
         sections.append({"power": power, "must_order": mine["must_order"], "ready": mine["ready"],
                          "orders": mine["orders"], "units": _units(state, power),
-                         "options": options_of(state, power) if mine["must_order"] else options_of({}, power),
+                         "options": options_of(options.get(power), mine["orders"]),
                          "alive": power in survivors})
     return {"state": state, "title": boards.title(state), "sections": sections, "finished": finished,
             "last": history[-1] if history else None, "phases": [h.phase for h in history],
@@ -53,10 +56,25 @@ def _units(state: dict, power: str) -> list[str]:
     return list(((state.get("position") or {}).get("units") or {}).get(power) or [])
 
 
-def options_of(state: dict, power: str) -> dict:
-    """The selects' choices for ``power`` in the open phase: ``units`` ({unit: [order]}) and
-    ``slots`` ([{name, choices, selected}], the builds or disbands due)."""
-    return {"units": {}, "slots": []}
+def options_of(found: dict | None, stored: list[str]) -> dict:
+    """The selects of a power's form, from its options (``games.views.options``, as
+    ``GET /v1/games/{id}/options`` answers them) with its stored orders selected: ``units``
+    ({unit: {"choices": [...], "selected": order}}) in movement and retreats, ``slots``
+    ([{name, choices, selected}]) for the builds or disbands due."""
+    if not found:
+        return {"units": {}, "slots": []}
+    if "builds" not in found:
+        return {"units": {unit: {"choices": choices, "selected": next((o for o in stored if o in choices),
+                                                                         choices[0] if choices else "")}
+                          for unit, choices in found.items()}, "slots": []}
+    n = found["builds"]
+    if n > 0:
+        choices, word, default = [*(o for site in found["sites"].values() for o in site), "WAIVE"], "Build", "WAIVE"
+    else:
+        choices, word, default = ["", *found["disbands"]], "Disband", ""
+    kept = [o for o in stored if o in choices]
+    return {"units": {}, "slots": [{"name": f"{word} {i + 1}", "choices": choices,
+                                    "selected": kept[i] if i < len(kept) else default} for i in range(abs(n))]}
 
 
 def _map_text(state: dict, own: dict) -> str:

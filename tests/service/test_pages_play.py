@@ -123,12 +123,19 @@ def test_a_whole_game_played_from_the_pages(api, inproc, site, people):  # noqa:
     auditor = people()
     no_serious_violations(pages[0])
 
-    # Fall 1901: France by text; Germany first with a mistake (each order shown back with its reason)
-    section(france, "FRANCE").get_by_label("Orders as text").fill("A BUR - MUN\nA RUH S A BUR - MUN\nF BRE H")
-    section(france, "FRANCE").get_by_role("button", name="Submit orders").click()
+    # Fall 1901: France by its selects (one per unit, the options listed, the stored order selected);
+    # Germany by text, first with a mistake (each order shown back with its reason)
+    mine = section(france, "FRANCE")
+    assert mine.get_by_label("A BUR", exact=True).locator("option").count() > 5
+    mine.get_by_label("A BUR", exact=True).select_option("A BUR - MUN")
+    mine.get_by_label("A RUH", exact=True).select_option("A RUH S A BUR - MUN")
+    press_key_on(france, mine.get_by_role("button", name="Submit orders"))
+    france.wait_for_load_state()
     assert france.get_by_role("status").inner_text() == "Orders for FRANCE stored."
     checked = france.get_by_role("table", name="Orders for France as checked")
     assert checked.get_by_role("row").filter(has_text="A BUR - MUN").get_by_role("cell").nth(1).inner_text() == "valid"
+    play(france, site, gid)
+    assert section(france, "FRANCE").get_by_label("A BUR", exact=True).input_value() == "A BUR - MUN"
     section(germany, "GERMANY").get_by_label("Orders as text").fill("A MUN - BUR\nA BER - XYZ")
     section(germany, "GERMANY").get_by_role("button", name="Submit orders").click()
     refused = germany.get_by_role("table", name="Orders for Germany as checked")
@@ -171,7 +178,10 @@ def test_a_whole_game_played_from_the_pages(api, inproc, site, people):  # noqa:
     # the retreat: Germany's army dislodged from Munich
     play(germany, site, gid)
     assert germany.get_by_role("heading", name="Now: Fall 1901, retreats").is_visible()
-    section(germany, "GERMANY").get_by_label("Orders as text").fill("A MUN - BOH")
+    retreat = section(germany, "GERMANY").get_by_label("A MUN", exact=True)
+    choices = retreat.locator("option").all_inner_texts()
+    assert choices[0] == "A MUN D" and "BUR" not in "".join(choices)  # not where the attack came from
+    retreat.select_option(next(c for c in choices if c.endswith("BOH")))
     section(germany, "GERMANY").get_by_role("button", name="Submit orders").click()
     ready(germany)
     inproc.settle()
@@ -179,11 +189,12 @@ def test_a_whole_game_played_from_the_pages(api, inproc, site, people):  # noqa:
 
     # the adjustments: France builds, Germany (two centres, three units) disbands
     play(france, site, gid)
-    section(france, "FRANCE").get_by_label("Orders as text").fill("A PAR B")
+    section(france, "FRANCE").get_by_label("Build 1", exact=True).select_option("A PAR B")
     section(france, "FRANCE").get_by_role("button", name="Submit orders").click()
     play(germany, site, gid)
-    section(germany, "GERMANY").get_by_label("Orders as text").fill("A BOH D")
+    section(germany, "GERMANY").get_by_label("Disband 1", exact=True).select_option("A BOH D")
     section(germany, "GERMANY").get_by_role("button", name="Submit orders").click()
+    shot(germany, "play-disband")
     ready(france)
     ready(germany)
     inproc.settle()
