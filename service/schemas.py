@@ -544,6 +544,7 @@ class ReadyStateSchema(Schema):
     phase = fields.String()
     ready = fields.List(fields.String())
     powers = fields.List(fields.String())
+    without_orders = fields.List(fields.String())
 
 
 class HistoryEntrySchema(Schema):

@@ -19,7 +19,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.service.gamekit import LONG, POWERS, RETREAT_AHEAD, Game
+from tests.service.gamekit import LONG, POWERS, RETREAT_AHEAD, Game, new_game
 from tests.service.test_resolutions import TV06, WAR_ON_FRANCE
 from tests.service.test_pages_browser import browser, chromium, shot, site  # noqa: F401 - shared fixtures
 
@@ -375,3 +375,12 @@ def test_a_resolution_answered_from_its_page(api, site, people):  # noqa: F811
     assert not api.get(path).json()["paused"]
     boss.get_by_role("button", name="Cancel").click()
     assert api.get(path).json()["status"] == "cancelled"
+
+
+def test_ready_with_no_orders_stored_is_taken_with_a_warning(api):
+    """The API (and mail's READY, which calls the same method) warn: ``without_orders``."""
+    game = new_game(api)
+    assert game.ready("FRANCE").json()["without_orders"] == ["FRANCE"]
+    assert game.submit("ENGLAND", ["F LON - NTH"]).status_code == 200
+    answer = game.ready("ENGLAND").json()
+    assert answer["without_orders"] == [] and answer["ready"] == ["ENGLAND", "FRANCE"]
