@@ -134,9 +134,12 @@ def account_viewer() -> Viewer:
 
 # ---------------------------------------------------------------- headers and errors
 def is_page() -> bool:
+    """A page's request (whose errors are HTML pages): a page's route, or a path nothing serves that
+    a browser asked for (one that prefers HTML to JSON)."""
     if request.blueprint in PAGE_BLUEPRINTS:
         return True
-    return request.url_rule is None and not request.path.startswith(("/v1/", "/metrics", "/openapi"))
+    return (request.url_rule is None and not request.path.startswith("/v1/")
+            and request.accept_mimetypes.best_match(["application/json", "text/html"]) == "text/html")
 
 
 def error_page(status: int, title: str, detail: str):

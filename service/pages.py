@@ -54,14 +54,8 @@ def lobby_page():
         query = schemas.LobbyQuerySchema().load({k: v for k, v in request.args.items() if v})
     except ValidationError as e:
         raise ValidationError(e.messages, where="query")
-    cursor = None
-    if "cursor" in query:
-        score, _, gid = query["cursor"].partition("_")
-        cursor = (float(score), gid)
-    listing = boards.games().lobby.list(query.get("status"), query.get("seats"), query.get("variant"), cursor,
-                                        query["limit"])
-    return render_template("lobby.html", listing=listing, query=query, phase_title=phase_title,
-                           variants=sorted(engine().VARIANTS))
+    return render_template("lobby.html", listing=boards.games().lobby.page(query), query=query,
+                           phase_title=phase_title, variants=sorted(engine().VARIANTS))
 
 
 @bp.get("/games")
