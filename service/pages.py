@@ -55,7 +55,8 @@ def lobby_page():
     except ValidationError as e:
         raise ValidationError(e.messages, where="query")
     return render_template("lobby.html", listing=boards.games().lobby.page(query), query=query,
-                           phase_title=phase_title, variants=sorted(engine().VARIANTS))
+                           phase_title=phase_title, variants=sorted(engine().VARIANTS),
+                           powers_of=lambda variant: engine().variant_info(variant)["powers"])
 
 
 @bp.get("/games")

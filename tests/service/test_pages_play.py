@@ -125,6 +125,10 @@ def test_a_whole_game_played_from_the_pages(api, inproc, site, people):  # noqa:
     france, germany, england = by_power["FRANCE"], by_power["GERMANY"], by_power["ENGLAND"]
     auditor = people()
     no_serious_violations(pages[0])
+    # with JavaScript, the deadline in the reader's time zone, with the time left (the page says UTC)
+    local = pages[0].locator("#deadline .local").inner_text()
+    assert re.fullmatch(r"; your time: .+ \(\d+ h \d+ min left\)\.", local), local
+    assert pages[0].locator("#deadline time").inner_text().endswith(" UTC")
 
     # Fall 1901: France by its selects (one per unit, the options listed, the stored order selected);
     # Germany by text, first with a mistake (each order shown back with its reason)
@@ -234,7 +238,8 @@ def welcome_link(inproc, address: str) -> str:
     raise AssertionError(f"no welcome to {address}")
 
 
-def test_sign_in_by_link_invitation_and_account_a_takeover_ends_the_old_session(api, inproc, site, people):  # noqa: F811
+def test_sign_in_by_link_invitation_account_and_a_takeover_ending_the_old_session(api, inproc, site,  # noqa: F811
+                                                                                  people):
     made = api.post("/v1/games", json={"name": "Seats", "assignment": "chosen", "deadlines": LONG}).json()
     gid, director = made["game"]["id"], made["director_token"]
     tokens = {}
@@ -347,7 +352,8 @@ def test_a_resolution_answered_from_its_page(api, site, people):  # noqa: F811
     tim.get_by_role("button", name="Answer").click()
     assert api.get(path).json()["log"][0]["value"] == "ENGLAND"
     for index, value in ((1, []), (2, WAR_ON_FRANCE)):
-        assert api.post(f"{path}/answers", token=tokens["Tim"], json={"step": index, "answer": value}).status_code == 200
+        answered = api.post(f"{path}/answers", token=tokens["Tim"], json={"step": index, "answer": value})
+        assert answered.status_code == 200
     simon = sign_in(tokens["Simon"])
     simon.get_by_label("Answer (JSON)").fill("[]")  # the sealed placement: no choices to list
     simon.get_by_role("button", name="Answer").click()
