@@ -33,6 +33,8 @@ from .export_api import bp as export_bp
 from .games_api import bp as games_bp
 from .maps_api import bp as maps_bp
 from .pages import bp as pages_bp
+from .play_pages import bp as play_bp
+from . import page_auth
 from .press_api import bp as press_bp
 from .resolutions_api import bp as resolutions_bp
 from .scoring_api import bp as scoring_bp
@@ -125,7 +127,7 @@ class NotImport(BaseConverter):
 def add_routes(app: Flask) -> None:
     """Every route of the API (the contract is generated from them: service/contract.py)."""
     app.url_map.converters["not_import"] = NotImport
-    for blueprint in (api, games_bp, maps_bp, pages_bp, accounts_bp, press_bp, export_bp, events_bp,
+    for blueprint in (api, games_bp, maps_bp, pages_bp, play_bp, accounts_bp, press_bp, export_bp, events_bp,
                       resolutions_bp, scoring_bp, tournaments_bp, webhooks_bp):
         app.register_blueprint(blueprint)
 
@@ -148,6 +150,7 @@ def create_app(redis_url: str | None = None, config: Settings | None = None, sto
     app.extensions["webhooks"] = Webhooks(store)
     add_routes(app)
     register(app, contract.document(app))
+    page_auth.init_app(app)  # after register: the API's error handlers stay the API's
     limits.init_app(app, url, config)
     app.wsgi_app = BodyDeadline(app.wsgi_app, config.request_body_timeout, MAX_BODY)
     return app

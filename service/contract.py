@@ -368,6 +368,10 @@ def _operation(op: Operation) -> dict:
     return out
 
 
+#: blueprints of pages that only a browser uses (forms with CSRF, a session cookie): not the API's contract
+BROWSER_ONLY = frozenset({"play", "static"})
+
+
 def generate(app) -> dict:
     """The OpenAPI 3.1 document of ``app``'s routes."""
     spec = APISpec(TITLE, VERSION, "3.1.0", plugins=[Plugin()], info={"description": DESCRIPTION},
@@ -389,6 +393,8 @@ def generate(app) -> dict:
         spec.components.schema(component_name(extra), schema=extra)
     missing = []
     for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
+        if rule.endpoint.partition(".")[0] in BROWSER_ONLY:
+            continue
         view = app.view_functions[rule.endpoint]
         op = declared(view)
         if op is None or not op.operation_id:

@@ -62,12 +62,7 @@ def lobby():
         query = schemas.LobbyQuerySchema().load(request.args.to_dict())
     except ValidationError as e:
         raise ValidationError(e.messages, where="query")
-    cursor = None
-    if "cursor" in query:
-        score, _, gid = query["cursor"].partition("_")
-        cursor = (float(score), gid)
-    return reply(schemas.LobbySchema(), games().lobby.list(query.get("status"), query.get("seats"),
-                                                           query.get("variant"), cursor, query["limit"]))
+    return reply(schemas.LobbySchema(), games().lobby.page(query))
 
 
 @bp.get("/v1/games/<not_import:game_id>")

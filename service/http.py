@@ -315,6 +315,9 @@ def _unexpected(e: Exception):
                    "it may or may not have been applied")
 
 
+FORM_BLUEPRINTS = frozenset({"pages", "play"})  # the pages' HTML forms: no JSON body (service/page_auth.py)
+
+
 def register(app, document: dict) -> None:
     """The checks every request passes before its view, and the error handlers."""
     contract = app.extensions["contract"] = Contract(document)
@@ -322,7 +325,7 @@ def register(app, document: dict) -> None:
     @app.before_request
     def _before_view():
         contract.check()
-        if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+        if request.method in ("POST", "PUT", "PATCH", "DELETE") and request.blueprint not in FORM_BLUEPRINTS:
             body_json()
 
     @app.after_request

@@ -2,11 +2,12 @@
 server-rendered HTML (Jinja2 templates in ``service/templates``), readable without JavaScript."""
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from marshmallow import ValidationError
 
 from maps import phase_title
 from workers.core.errors import NotFound
+from workers.tables.games import engine
 
 from . import boards, schemas
 from .contract import arguments, doc, other_responses, response
@@ -28,7 +29,7 @@ def _counts(position: dict) -> tuple[dict, dict]:
     return centres, units
 
 
-def describe(b: boards.Board) -> str:
+def describe(b: boards.Board, final: bool = False) -> str:
     """The map's alternative text: what a reader of the picture learns from it, in words."""
     centres, units = _counts(b.position)
     owners = ", ".join(f"{p.title()} {n}" for p, n in sorted(centres.items()) if n)
@@ -36,9 +37,36 @@ def describe(b: boards.Board) -> str:
             f"supply centres: {owners or 'none owned'}.")
     if b.adjudicated:
         text += f" {len(b.results)} orders drawn with their outcomes, listed in the table below."
+    elif final:
+        text += " The game ended here."
     else:
         text += " The orders of this phase are secret until it is adjudicated."
     return text
+
+
+@bp.get("/")
+@doc("lobbyPage", ["pages"], "The lobby as a page for people (HTML)",
+     "Public games that are forming and in play, filtered and paged as GET /v1/games gives them, with "
+     "Join and Take over.")
+@arguments(schemas.LobbyQuerySchema)
+@response(None, 200, "An HTML page.", content={"text/html": {"schema": {"type": "string"}}})
+@other_responses("Invalid", "Unavailable")
+def lobby_page():
+    """Public games, newest first, a page at a time (``GET /v1/games``'s listing and filters)."""
+    try:
+        query = schemas.LobbyQuerySchema().load({k: v for k, v in request.args.items() if v})
+    except ValidationError as e:
+        raise ValidationError(e.messages, where="query")
+    return render_template("lobby.html", listing=boards.games().lobby.page(query), query=query,
+                           phase_title=phase_title, variants=sorted(engine().VARIANTS),
+                           powers_of=lambda variant: engine().variant_info(variant)["powers"])
+
+
+@bp.get("/games")
+@doc("gamesPage", ["pages"], "The lobby's old address: a permanent redirect to /")
+@response(None, 301, "To the lobby page.", content={"text/html": {"schema": {"type": "string"}}})
+def games_page():
+    return redirect(url_for("pages.lobby_page"), 301)
 
 
 @bp.get("/games/<game_id>")
@@ -49,6 +77,10 @@ def describe(b: boards.Board) -> str:
 @response(None, 200, "An HTML page.", content={"text/html": {"schema": {"type": "string"}}})
 @other_responses("Invalid", "NotFound", "Unavailable")
 def game_page(game_id):
+    if "token" in request.args:  # an invitation link: into the sign-in flow, the token left behind
+        from .play_pages import invitation
+
+        return invitation(game_id, request.args["token"])
     phase = _phase_query()
     state = boards.games().views.public_state(game_id)
     every = boards.boards(state, boards.live_history(game_id))

@@ -757,7 +757,7 @@ class GameSchema(Reply):
     phase = fields.String(required=True, allow_none=True)
     seq = Described(fields.Integer, "Phase number: 1 for the first phase, 0 before the start.", required=True)
     deadline = Timestamp(required=True, allow_none=True)
-    remaining_seconds = Described(fields.Float, "Time left while paused.", allow_none=True)
+    remaining_seconds = Described(fields.Float, "Seconds left until the deadline: counting down while the phase is open, held while paused.", allow_none=True)
     position = fields.Nested(PositionSchema, allow_none=True)
     to_order = Strings("Powers with a player and something to order.", required=True)
     submitted = Strings("Powers that have orders stored (never what).", required=True)
@@ -828,6 +828,8 @@ class ReadyStateSchema(Reply):
     phase = fields.String(required=True)
     ready = Strings("All powers ready in this phase.", required=True)
     powers = Strings("The caller's powers this changed.", required=True)
+    without_orders = Strings("Those of them marked ready with no orders stored (they will hold, or "
+                             "be ordered as the game's missed_orders says).", required=True)
 
 
 class SupersededSchema(Reply):

@@ -322,7 +322,9 @@ class Inbox:
 
     def c_ready(self, s, args):
         done = self.games.orders.set_ready(s.gid, s.token, True, self._named_powers(s, args))
-        return f"{', '.join(done['powers'])} ready in {done['phase']}; ready now: {', '.join(done['ready'])}."
+        warning = (f" Warning: no orders are stored for {', '.join(done['without_orders'])}; its units hold "
+                   "unless you send orders before the phase closes." if done["without_orders"] else "")
+        return f"{', '.join(done['powers'])} ready in {done['phase']}; ready now: {', '.join(done['ready'])}.{warning}"
 
     def c_notready(self, s, args):
         done = self.games.orders.set_ready(s.gid, s.token, False, self._named_powers(s, args))

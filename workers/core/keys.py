@@ -186,3 +186,19 @@ def lobby(index: str) -> str:
     """ZSET: public game ids by creation time; ``index`` is ``all``, ``status:{stage}``,
     ``variant:{variant}`` or ``open`` (a seat open to take over)."""
     return f"{PREFIX}:lobby:{index}"
+
+
+def session(digest: str) -> str:
+    """HASH: a page session (by the hash of its cookie's id): "{table}:{id}" -> the hash of the token
+    it signed in with, and "_csrf" -> the forms' CSRF secret (workers/core/sessions.py)."""
+    return f"{PREFIX}:session:{digest}"
+
+
+def signin_code(digest: str) -> str:
+    """STRING: a one-time sign-in code (by its hash) -> JSON {table, id, digest}; expires after 7 days."""
+    return f"{PREFIX}:signin:{digest}"
+
+
+def pages_secret() -> str:
+    """STRING: the pages' signing key (CSRF tokens), made once."""
+    return f"{PREFIX}:pages:secret"

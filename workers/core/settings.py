@@ -101,6 +101,8 @@ class Settings:
     smtp_port: int = env("SMTP_PORT", 0)
     smtp_host: str = env("SMTP_HOST", "127.0.0.1")  # the mail listener's address
     mail_max_bytes: int = env("MAIL_MAX_BYTES", 10 * 1024 * 1024)
+    # where people reach the pages (the sign-in links of mail); default http://HOST:PORT
+    public_url: str | None = env("PUBLIC_URL")
     # webhooks
     webhook_timeout: float = env("WEBHOOK_TIMEOUT", 10.0)
     webhook_hosts: str = env("WEBHOOK_HOSTS", "public")
@@ -125,6 +127,7 @@ class Settings:
     def __post_init__(self):
         if self.mail_outbox is None:
             object.__setattr__(self, "mail_outbox", self.data_dir / "outbox")
+        object.__setattr__(self, "public_url", (self.public_url or f"http://{self.host}:{self.port}").rstrip("/"))
         if self.redis_sentinels:
             if not self.redis_sentinel_master:
                 raise SettingsError("REDIS_SENTINELS is set without REDIS_SENTINEL_MASTER (the primary's name)")

@@ -45,11 +45,11 @@ from rq import Retry
 from adjudicator import diplomacy
 from maps import render_png, render_svg
 
-from ..core import keys
+from ..core import keys, sessions
 from ..core.outcome import JobOutcome
 from ..core.records import GameRecord, HistoryEntry, MailOut, PlayerRecord
 from ..core.settings import current as settings
-from ..core.store import iso
+from ..core.store import hash_token, iso
 from ..core.text import one_line
 
 log = logging.getLogger("rq.worker.mail")  # the worker's log handler shows it
@@ -289,6 +289,21 @@ FOOTER = ("\n\n--\nReply to this message to send commands or orders; the reply a
           "(keep it private).  Send HELP for the commands.\n")
 
 
+def signin_link(pipe, gid: str, digest: str | None) -> str:
+    """Queue (after MULTI) a one-time sign-in code for the token whose hash is ``digest`` in game
+    ``gid``; the lines of the message that give its link ("" without a token to sign in with)."""
+    if not digest:
+        return ""
+    code = sessions.make_code(pipe, sessions.Place("game", gid), digest)
+    return (f"\n\nTo play in your browser, sign in with this link (it works once, within 7 days):\n\n"
+            f"    {settings().public_url}/signin/{code}\n")
+
+
+def token_digests(r, gid: str) -> dict[str, str]:
+    """Each player's token hash in game ``gid`` (one of them, for a player with several)."""
+    return {pid: digest for digest, pid in r.hgetall(keys.tokens(gid)).items()}
+
+
 def subject(g: dict, text: str) -> str:
     return f"[dip {g.id}{' ' + g.name if g.name else ''}] {text}"
 
@@ -303,19 +318,21 @@ def welcome(store, pipe, g: GameRecord, player: PlayerRecord, token: str) -> Non
             f"To send orders by mail, reply to this message with one order per line, e.g.\n\n"
             f"    A PAR - BUR\n    F BRE - MAO\n\nor write to {service_address()} with\n\n"
             f"    GAME {g.id}\n    TOKEN {token}\n    ORDERS\n    A PAR - BUR\n    END\n\n"
-            f"The game starts when every seat is taken; you will be told then.")
+            f"The game starts when every seat is taken; you will be told then."
+            f"{signin_link(pipe, g.id, hash_token(token))}")
     queue(store, pipe, compose(player.email, subject(g, "Welcome"), body + FOOTER,
                                reply_address(store.r, g.id, player.id)), f"welcome-{g.id}-{player.id}")
 
 
 def game_started(store, pipe, g: GameRecord, players: list[PlayerRecord]) -> None:
     """Queue (after MULTI) the start notice to every player with an address (``g``: the game as its first phase opens)."""
+    digests = token_digests(store.r, g.id)
     for player in players:
         if not player.email:
             continue
         body = (f"Game {g.id} has started. You play {', '.join(player.powers) or 'no power'}.\n\n"
                 f"Phase {g.phase}: orders due {when(g.deadline)}.\n\n"
-                f"{position_text(g.position)}")
+                f"{position_text(g.position)}{signin_link(pipe, g.id, digests.get(player.id))}")
         queue(store, pipe, compose(player.email, subject(g, f"Started: {g.phase}"), body + FOOTER,
                                    reply_address(store.r, g.id, player.id)),
               f"start-{g.id}-{player.id}")
@@ -430,6 +447,7 @@ def on_event(store, event: dict) -> JobOutcome:
     title, body, powers = make(store.r, g, event["data"])
     recipients = [p for p in PlayerRecord.loads_all(store.r.hvals(keys.players(gid)))
                   if p.email and (powers is None or powers & set(p.powers))]
+    digests = token_digests(store.r, gid) if recipients else {}
     attachment = None  # the results' map, drawn once for every recipient, before the transaction
     if recipients and event["type"] == "phase_adjudicated" and not store.r.sismember(keys.mail_done(gid),
                                                                                      event["id"]):
@@ -441,7 +459,8 @@ def on_event(store, event: dict) -> JobOutcome:
         pipe.multi()
         pipe.sadd(keys.mail_done(gid), event["id"])
         for p in recipients:
-            msg = compose(p.email, subject(g, title), body + FOOTER, reply_address(store.r, gid, p.id))
+            text = body + signin_link(pipe, gid, digests.get(p.id)) + FOOTER
+            msg = compose(p.email, subject(g, title), text, reply_address(store.r, gid, p.id))
             if attachment:
                 filename, png = attachment
                 msg.add_attachment(png, maintype="image", subtype="png", filename=filename)

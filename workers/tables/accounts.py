@@ -80,6 +80,10 @@ class Accounts:
             if player.account == aid:
                 pipe.hset(keys.players(gid), pid, player.changed(email=None, name=DELETED_NAME).dumps())
 
+    def games(self, aid: str) -> list[str]:
+        """The games in which the account holds, or held, a seat."""
+        return sorted(self.r.smembers(keys.account_games(aid)))
+
     # ------------------------------------------------------------ tokens
     def holder(self, token: str | None) -> str:
         """The account id of ``token``; 401 without one or for a token no account holds."""

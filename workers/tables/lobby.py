@@ -115,6 +115,15 @@ class Lobby:
         games = self._summaries([gid for gid, _s in found])
         return {"games": games, "next": f"{position[0]!r}_{position[1]}" if more else None}
 
+    def page(self, query: dict) -> dict:
+        """:meth:`list` for a listing's query as ``GET /v1/games`` takes it (``cursor`` as the
+        previous page's ``next`` gave it)."""
+        cursor = None
+        if "cursor" in query:
+            score, _, gid = query["cursor"].partition("_")
+            cursor = (float(score), gid)
+        return self.list(query.get("status"), query.get("seats"), query.get("variant"), cursor, query["limit"])
+
     def _summaries(self, ids: list[str]) -> list[dict]:
         with self.r.pipeline(transaction=False) as pipe:
             for gid in ids:

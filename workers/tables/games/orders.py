@@ -122,7 +122,9 @@ class Orders:
         return found
 
     def set_ready(self, gid: str, token: str | None, ready: bool, powers: list[str] | None = None) -> dict:
-        """Mark the token's powers ready (or not) in the open phase: all of them, or ``powers``."""
+        """Mark the token's powers ready (or not) in the open phase: all of them, or ``powers``.  Ready
+        with no orders stored is taken, with a warning: ``without_orders`` names those powers (their
+        units hold, or the rules retreat, disband or waive for them), for the API and mail to say so."""
         player = self.t.player_for(gid, token)
         for power in powers or ():
             if power not in player.powers:
@@ -138,6 +140,7 @@ class Orders:
             if not mine:
                 raise Conflict(f"you have nothing to order in {g.phase}")
             now_ready = set(pipe.smembers(keys.ready(gid, g.seq)))
+            unordered = sorted(mine - set(pipe.hkeys(keys.orders(gid, g.seq)))) if ready else []
             now_ready = now_ready | mine if ready else now_ready - mine
             pipe.multi()
             if ready:
@@ -147,6 +150,7 @@ class Orders:
             self._tell(pipe, g, powers=sorted(mine), ready=ready)
             if ready and to_order <= now_ready and g.status == GameStatus.OPEN:  # paused: at the resume
                 self.t.close(pipe, g, "every power was ready")
-            return {"phase": g.phase, "ready": sorted(now_ready & to_order), "powers": sorted(mine)}
+            return {"phase": g.phase, "ready": sorted(now_ready & to_order), "powers": sorted(mine),
+                    "without_orders": unordered}
 
         return self.t.store.transact([keys.game(gid)], body)

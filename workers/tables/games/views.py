@@ -79,10 +79,18 @@ class Views:
                 "submitted": sorted(self.t.r.hkeys(keys.orders(gid, g.seq))),
                 "ready": sorted(self.t.r.smembers(keys.ready(gid, g.seq))),
                 "deadline": iso(g.deadline),
-                "remaining_seconds": g.remaining,
+                "remaining_seconds": self.remaining(g),
                 "late": (g.late or []) if g.status in (GameStatus.OPEN, GameStatus.PAUSED) else [],
             }
         return state
+
+    def remaining(self, g) -> float | None:
+        """Seconds left to the deadline: while open, from now (whole seconds); while paused, as the clock stopped."""
+        if g.status == GameStatus.PAUSED:
+            return g.remaining
+        if g.status == GameStatus.OPEN and g.deadline:
+            return float(max(0, round(g.deadline - self.t.now())))
+        return None
 
     def history(self, gid: str) -> list[HistoryEntry]:
         if not self.t.r.exists(keys.game(gid)):
