@@ -9,20 +9,21 @@ machinery of ``workers.core.store`` and one module per kind of table).
 from __future__ import annotations
 
 
-from flask import Blueprint, Flask, Response, current_app
+from flask import Blueprint, Flask, Response, current_app, request
 from marshmallow import ValidationError
 from werkzeug.routing import BaseConverter
 
 from workers.tables.games import Games, engine
 from workers.tables.resolutions import Resolutions
 from workers.core import settings
+from workers.core.errors import NotFound
 from workers.core.settings import Settings
 from workers.core.store import Store
 from workers.tables.tournaments import Tournaments
 from workers.delivery.webhooks import Webhooks
 
 from . import contract, schemas
-from .contract import body, doc, other_responses, response
+from .contract import arguments, body, doc, other_responses, response
 from .docs import docs_page
 from . import limits, logs, metrics
 from .http import MAX_BODY, load, problem, register, reply
@@ -80,6 +81,45 @@ def prometheus_metrics():
           many=True)
 def variants():
     return reply(schemas.VariantSchema(many=True), [engine().variant_info(v) for v in engine().VARIANTS])
+
+
+BOARD_MAX_AGE = 86400  # seconds a client may keep a variant's board (it changes only with a release)
+
+
+@api.get("/v1/variants/<name>")
+@doc("getVariantBoard", ["service"], "A variant's board: provinces and adjacency",
+     "Every province (id, name, type, supply centre, home power, coasts) and where an army or a fleet moves "
+     "from each place, as the adjudicator uses them. The same for everyone: cache it by its ETag.")
+@arguments(None, "IfNoneMatch")
+@response(schemas.BoardSchema, 200, "The board.", headers={'ETag': 'ETag'})
+@other_responses("NotModified", "NotFound")
+def variant_board(name):
+    """A variant's board as the adjudicator uses it; the same for everyone, so cached by tag and age."""
+    if name not in engine().VARIANTS:
+        raise NotFound(f"there is no variant '{name}'; the variants are {', '.join(engine().VARIANTS)}")
+    response = reply(schemas.BoardSchema(), engine().board_data(name))
+    response.add_etag()
+    response.headers["Cache-Control"] = f"public, max-age={BOARD_MAX_AGE}"
+    return response.make_conditional(request)
+
+
+@api.post("/v1/options/diplomacy")
+@doc("optionsOfPosition", ["stateless"], "Every legal order of a position (stateless)",
+     "Takes a position in the interchange format (orders, if any, are not read) and answers every order each "
+     "power may give, as the orders endpoint would store it as valid.")
+@body(schemas.OptionsRequestSchema)
+@response(schemas.OptionsSchema, 200, "The options of each power asked for.")
+@other_responses("Malformed", "TooLarge", "Invalid")
+def stateless_options():
+    body = load(schemas.OptionsRequestSchema())
+    if body["variant"] not in engine().VARIANTS:
+        raise ValidationError({"variant": [f"unknown variant; one of {list(engine().VARIANTS)}"]})
+    try:
+        found = engine().options_by_power(body, body.pop("powers", None))
+    except engine().RequestError as e:
+        field = getattr(e, "field", None)
+        return problem(422, "Invalid position", f"{f'body.{field}' if field else 'body'}: {e}")
+    return reply(schemas.OptionsSchema(), found)
 
 
 @api.post("/v1/adjudicate/diplomacy")

@@ -272,6 +272,8 @@ PATH_PARAMETERS: dict[str, tuple[str | None, str, dict]] = {
     "system": (None, "One of dss, sum_of_squares, ppsc, carnage, cdiplo100, tribute, opentribute, "
                      "world_classic, bangkok.", _string()),
     "round_number": ("RoundNumber", "", {"type": "integer", "minimum": 1}),
+    "name": (None, "A variant's name, as GET /v1/variants lists them (standard, two_player_1914, ...).",
+             _string(schemas.VARIANT_NAME)),
     "player_id": ("TournamentPlayerId", 'A tournament player\'s id, "t" and a number (t1, t2, ... in the order they '
                                         "were added).", _string(schemas.TOURNAMENT_PLAYER_ID)),
 }
@@ -369,7 +371,7 @@ def _operation(op: Operation) -> dict:
 
 
 #: blueprints of pages that only a browser uses (forms with CSRF, a session cookie): not the API's contract
-BROWSER_ONLY = frozenset({"play", "static"})
+BROWSER_ONLY = frozenset({"play", "static", "static_pages"})
 
 
 def generate(app) -> dict:

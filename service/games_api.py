@@ -153,6 +153,17 @@ def own_orders(game_id):
     return reply(schemas.OwnOrdersSchema(), games().views.own_orders(game_id, token()))
 
 
+@bp.get("/v1/games/<game_id>/options")
+@doc("getOptions", ["orders"], "Every order the caller may give in the open phase",
+     "For a player, its own powers that have something to order; for the director, every such power. "
+     "The shapes are those of the stateless options (docs/clients.md).")
+@authenticate("playerToken", "directorToken")
+@response(schemas.OptionsSchema, 200, "The options of each power.")
+@other_responses("Unavailable", "Malformed", "Unauthorized", "NotFound", "Conflict")
+def options(game_id):
+    return reply(schemas.OptionsSchema(), games().views.options(game_id, token()))
+
+
 @bp.put("/v1/games/<game_id>/orders/<power>")
 @doc("submitOrders", ["orders"], "Submit or replace a power's orders for the current phase",
      "Every order is read at once. If all are valid they replace the power's previous orders and "

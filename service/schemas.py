@@ -32,6 +32,7 @@ EVENT_ID = r"^[0-9]+-[0-9]+\Z"
 MESSAGE_ID = r"^m[0-9]{1,12}\Z"
 TIME_OF_DAY = r"^([01][0-9]|2[0-3]):[0-5][0-9]\Z"  # HH:MM, 24-hour (fixed_times.parse_at reads it)
 LOBBY_CURSOR = r"^[0-9]+(\.[0-9]+)?_[0-9a-f]{12}\Z"
+VARIANT_NAME = r"^[a-z0-9_]{1,40}\Z"
 def json_pattern(pattern: str) -> str:
     r"""A Python pattern as JSON Schema (ECMA 262) reads it: ``\Z`` (the very end) is ``$`` there."""
     return pattern.removesuffix(r"\Z") + "$" if pattern.endswith(r"\Z") else pattern
@@ -572,6 +573,19 @@ class AdjudicateRequestSchema(Schema):
     adjustments = fields.Dict(keys=fields.String(), values=fields.Integer(strict=True), metadata=_about(RECOMPUTED))
 
 
+class OptionsRequestSchema(AdjudicateRequestSchema):
+    """A position in the interchange format, and the powers whose options are wanted (default: every
+    power with something to order)."""
+
+    powers = fields.List(_Upper(validate=POWER), validate=validate.Length(min=1, max=7),
+                         metadata=_about("The powers whose options are wanted; default every power with "
+                                         "something to order."))
+
+    class Meta:
+        component = "OptionsRequest"
+        exclude = ("orders",)
+
+
 # ---------------------------------------------------------------- responses
 # Dumped, never loaded: "required" says what every answer holds, and the metadata (formats,
 # descriptions, enums of values the service writes) is for the contract alone.
@@ -656,6 +670,50 @@ class VariantSchema(Reply):
     neutral = Strings()
     start_phase = fields.String()
     victory_centers = fields.Integer()
+
+
+class OptionsSchema(Reply):
+    class Meta:
+        component = "Options"
+        description = ("Every order each power may give, in the canonical form the orders endpoint answers with: "
+                       "per unit, {unit: [order, ...]} in movement and retreat phases (first what the unit does "
+                       "with no order); in adjustment phases {builds, sites, disbands, waive, orders} "
+                       "(docs/clients.md, Options).")
+
+    phase = fields.String(required=True)
+    powers = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True)
+
+
+class ProvinceSchema(Reply):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    type = Choice(["land", "coast", "sea", "impassable"], required=True)
+    centre = Described(fields.Boolean, "A supply centre.", required=True)
+    home = Described(fields.String, "The power whose home centre it is.", required=True, allow_none=True)
+    coasts = Strings("A split-coast province's coasts (NC, SC); else empty.", required=True)
+    terrain = Choice(["land", "coast", "sea"], "An impassable province's own type.")
+    passable_from = Described(fields.String, "The phase from which an impassable province is open.")
+
+
+class AdjacencySchema(Reply):
+    army = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), required=True,
+                       metadata=_about("Province -> the provinces an army there moves to."))
+    fleet = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), required=True,
+                        metadata=_about("Location (STP/SC, NTH) -> the locations a fleet there moves to."))
+
+
+class BoardSchema(VariantSchema):
+    class Meta:
+        component = "VariantBoard"
+        description = ("A variant's board as the adjudicator uses it: its powers and sides, every province, and "
+                       "where armies and fleets move.")
+
+    year = Described(fields.Integer, "The first year.", required=True)
+    sides = fields.List(fields.List(fields.String()), required=True,
+                        metadata=_about("The player sides, one entry per seat."))
+    side_victory = Described(fields.Boolean, "Whether a side wins together.", required=True)
+    provinces = fields.List(fields.Nested(ProvinceSchema), required=True)
+    adjacency = fields.Nested(AdjacencySchema, required=True)
 
 
 class PlayerSchema(Reply):

@@ -13,8 +13,13 @@ from tests.service.svc_stack import SPEC
 
 
 def _flask_routes(app) -> set[tuple[str, str]]:
+    """The API's routes: all but the pages that only a browser uses (service/contract.py's BROWSER_ONLY)."""
+    from service.contract import BROWSER_ONLY
+
     routes = set()
     for rule in app.url_map.iter_rules():
+        if rule.endpoint.partition(".")[0] in BROWSER_ONLY:
+            continue
         path = re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", rule.rule)
         routes |= {(path, m.lower()) for m in rule.methods - {"HEAD", "OPTIONS"}}
     return routes

@@ -276,6 +276,6 @@ def test_a_draw_proposed_and_voted_by_mail(mail):
             assert f"{power} voted yes on proposal {proposal}" in _answer(relay, emails[power], "vote")
     assert api.get(f"/v1/games/{gid}").json()["status"] == "finished"
     stack.send(emails["ENGLAND"], "PROPOSALS", to=signed["ENGLAND"], subject="list")
-    assert f"{proposal}: draw {', '.join(POWERS)} (S1901M), passed" in _answer(relay, emails["ENGLAND"], "list")
+    assert f"{proposal}: a draw between {', '.join(POWERS)}, proposed in S1901M: passed" in _answer(relay, emails["ENGLAND"], "list")
     for power in POWERS:
         assert f"Game {gid} ended" in text(relay.wait(emails[power], "Game over")[0])
