@@ -252,7 +252,8 @@ class SlipSchema(NamedPlayerSchema):
     game = fields.String(required=True)
     power = fields.String(required=True)
     token = fields.String(metadata={"description": "The player token: only in the answer that made the boards."})
-    signin = fields.String(allow_none=True, metadata={"description": "A one-time sign-in link (null: none yet)."})
+    signin = fields.String(allow_none=True, metadata={
+        "description": "A one-time sign-in link to the player's board (null: the seat has no player any more)."})
 
 
 class CreatedBoardsSchema(Reply):

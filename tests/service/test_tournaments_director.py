@@ -9,6 +9,8 @@ from fractions import Fraction
 import pytest
 
 from tests.service.gamekit import LONG, POWERS
+from workers.core import sessions
+from workers.core.store import hash_token
 from workers.tables.tournaments import assign_powers, rounded
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy"]
@@ -70,6 +72,7 @@ def test_nine_players_two_byes_a_withdrawal_recorded_results_and_slips(api):
         seat = board["seats"][slip["power"]]
         assert (slip["player"], slip["token"], slip["game"], slip["board"]) == (
             seat["player"], seat["token"], board["game"], 1)
+        assert "/signin/" in slip["signin"]
         own = api.get(f"/v1/games/{board['game']}/orders", token=slip["token"])
         assert own.status_code == 200 and slip["power"] in str(own.json()), own.text
     assert api.get(f"{path}/players", token=director).json()["players"][0]["byes"] == ([1] if "t1" in byes_1 else [])
@@ -128,7 +131,12 @@ def test_nine_players_two_byes_a_withdrawal_recorded_results_and_slips(api):
     assert slips["ends_at"] == "2030-05-01T18:00:00Z" and {b["player"] for b in slips["byes"]} == byes_2
     assert sorted((s["power"], s["player"]) for s in slips["slips"]) == sorted(
         (p, s["player"]) for p, s in board_2["seats"].items())
-    assert all("token" not in s and s["signin"] is None and s["board"] == 1 for s in slips["slips"])
+    assert all("token" not in s and s["board"] == 1 for s in slips["slips"])
+    for slip in slips["slips"]:  # each link signs its player in to the board, once
+        place, digest = sessions.redeem(api.stack.store.r, slip["signin"].rpartition("/signin/")[2])
+        assert place == sessions.Place("game", board_2["game"])
+        assert digest == hash_token(board_2["seats"][slip["power"]]["token"])
+        assert sessions.redeem(api.stack.store.r, slip["signin"].rpartition("/signin/")[2]) is None
     assert api.post(f"{path}/boards/{board_2['game']}/result", json={"result": SOLO_AT_TABLE},
                     token=director).status_code == 200
 

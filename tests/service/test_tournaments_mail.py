@@ -42,6 +42,7 @@ def test_each_player_with_an_address_is_mailed_the_slip(mail):
         body = text(msg)
         assert f"you play {slip['power']} on board 1 (game {slip['game']})" in body
         assert slip["token"] in body and "2030-05-01T18:00:00Z" in body
+        assert f"/signin/" in body and slip["signin"] not in body  # a link of its own, not the director's
     if bye["player"] != "t8":
         (msg,) = relay.wait(address(bye["player"]), "Round 1: a bye")
         assert "you sit out round 1 of Mail Cup with a bye" in text(msg)

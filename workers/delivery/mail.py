@@ -294,9 +294,14 @@ def signin_link(pipe, gid: str, digest: str | None) -> str:
     ``gid``; the lines of the message that give its link ("" without a token to sign in with)."""
     if not digest:
         return ""
-    code = sessions.make_code(pipe, sessions.Place("game", gid), digest)
     return (f"\n\nTo play in your browser, sign in with this link (it works once, within 7 days):\n\n"
-            f"    {settings().public_url}/signin/{code}\n")
+            f"    {signin_url(pipe, gid, digest)}\n")
+
+
+def signin_url(pipe, gid: str, digest: str) -> str:
+    """Queue (after MULTI) a one-time sign-in code for the token whose hash is ``digest`` in game ``gid``;
+    its link."""
+    return f"{settings().public_url}/signin/{sessions.make_code(pipe, sessions.Place('game', gid), digest)}"
 
 
 def token_digests(r, gid: str) -> dict[str, str]:
@@ -471,8 +476,8 @@ def on_event(store, event: dict) -> JobOutcome:
 
 
 def tournament_slip(store, pipe, to: str, about: dict, seat: dict) -> None:
-    """Queue (after MULTI) a tournament player's slip for a round: the board, the power, the game and
-    the player token (``seat``: player, name, and board, game, power, token; without a board, the
+    """Queue (after MULTI) a tournament player's slip for a round: the board, the power, the game, the
+    player token and a sign-in link (``seat``: player, name, and board, game, power, token, signin; without a board, the
     player sits the round out with a bye).  ``about``: the tournament's id, name, round and ends_at."""
     title = about["name"] or f"tournament {about['tournament']}"
     ends = f"\nThe round ends at {about['ends_at']} (UTC).\n" if about.get("ends_at") else ""
@@ -486,6 +491,8 @@ def tournament_slip(store, pipe, to: str, about: dict, seat: dict) -> None:
                 f"on board {seat['board']} (game {seat['game']}).\n{ends}\n"
                 f"Your player token for this board (keep it secret; the API and mail commands need it):\n\n"
                 f"    {seat['token']}\n\n"
+                f"To play in your browser, sign in with this link (it works once, within 7 days):\n\n"
+                f"    {seat['signin']}\n\n"
                 f"By mail, write to {service_address()} with\n\n"
                 f"    GAME {seat['game']}\n    TOKEN {seat['token']}\n    ORDERS\n    A PAR - BUR\n    END\n")
     msg = compose(to, f"[dip {title}] {head}", body)

@@ -31,7 +31,7 @@ from ..delivery import mail
 from ..core.errors import Conflict, Invalid, NotFound
 from ..core.machine import GameStatus
 from ..core.outcome import JobOutcome
-from ..core.records import Board, GameRecord, TournamentPlayer, TournamentRecord
+from ..core.records import Board, GameRecord, PlayerRecord, TournamentPlayer, TournamentRecord
 from .viewers import who
 from ..core.store import hash_token, iso, new_id, new_token
 
@@ -383,7 +383,8 @@ class Tournaments:
                 pipe.execute()
         byes = [{"player": pid, "name": players[pid].name} for pid in sitting_out]
         slips = sorted(({"player": s["player"], "name": s["name"], "board": b["board"], "game": b["game"],
-                         "power": power, "token": s["token"]} for b in made for power, s in b["seats"].items()),
+                         "power": power, "token": s["token"], "signin": s["signin"]}
+                        for b in made for power, s in b["seats"].items()),
                        key=lambda s: (s["name"].casefold(), s["player"]))
         return {"boards": made, "byes": byes, "slips": slips}
 
@@ -406,11 +407,14 @@ class Tournaments:
             pipe.hset(keys.tournament_boards(tid), game["id"], record.dumps())
             self._keep(pipe, tid, None)  # a board in play: kept until the last board ends
             self.audit_writes(pipe, tid, "board_created", record.as_dict())
+            for seat in seats.values():  # the printed slip's link; the mail has one of its own (each works once)
+                seat["signin"] = mail.signin_url(pipe, game["id"], hash_token(seat["token"]))
             for power, seat in seats.items():
                 if players[seat["player"]].email:
                     mail.tournament_slip(self.store, pipe, players[seat["player"]].email,
                                          self._slip_about(t, round_),
-                                         {**seat, "board": number_, "game": game["id"], "power": power})
+                                         {**seat, "board": number_, "game": game["id"], "power": power,
+                                          "signin": mail.signin_url(pipe, game["id"], hash_token(seat["token"]))})
             versions.stamp(pipe)
             pipe.execute()
         return {**record.as_dict(), "seats": seats}
@@ -463,18 +467,30 @@ class Tournaments:
         return self._scored(t.system, board)[0]
 
     def slips(self, tid: str, token: str | None, round_: int) -> dict:
-        """The slips of round ``round_``: each player's board and power, and the players with a bye.
-        A player token is shown only once, in the answer that made the boards: these slips carry no
-        token, and ``signin`` stays null until the service makes sign-in links."""
+        """The slips of round ``round_``: each player's board, power and a new one-time sign-in link, and
+        the players with a bye.  A player token is shown only once, in the answer that made the boards:
+        these slips carry none."""
         t = self.director_record(tid, token)
         self._round_in(t, round_)
         players = self._players(tid)
-        slips = sorted(({"player": pid, "name": players[pid].name, "board": b.board, "game": b.game, "power": power,
-                         "signin": None} for b in self._boards(tid) if b.round == round_
-                        for power, pid in b.seats.items()), key=lambda s: (s["name"].casefold(), s["player"]))
+        slips = []
+        with self.r.pipeline(transaction=True) as pipe:
+            for b in (b for b in self._boards(tid) if b.round == round_):
+                links = self._signin_links(pipe, b.game)
+                slips += [{"player": pid, "name": players[pid].name, "board": b.board, "game": b.game,
+                           "power": power, "signin": links.get(power)} for power, pid in b.seats.items()]
+            pipe.execute()
         return {"tournament": tid, "name": t.name, "round": round_,
-                "ends_at": iso(t.round_ends.get(str(round_))), "slips": slips,
+                "ends_at": iso(t.round_ends.get(str(round_))),
+                "slips": sorted(slips, key=lambda s: (s["name"].casefold(), s["player"])),
                 "byes": [{"player": pid, "name": players[pid].name} for pid in t.byes.get(str(round_), [])]}
+
+    def _signin_links(self, pipe, gid: str) -> dict[str, str]:
+        """Queue a one-time sign-in link for each seat of board ``gid`` still held by its player: power -> link."""
+        digests = mail.token_digests(self.r, gid)
+        return {power: mail.signin_url(pipe, gid, digests[p.id])
+                for p in PlayerRecord.loads_all(self.r.hvals(keys.players(gid))) if p.id in digests
+                for power in p.powers}
 
     # ------------------------------------------------------------ standings
     def _scored(self, system: str, b: Board) -> tuple[dict, dict[str, tuple[str, Fraction, int]]]:
