@@ -418,6 +418,15 @@ class Delivery(Entry):
     address: str | None = None
 
 
+@dataclass(frozen=True)
+class SigninCode(Entry):
+    """A one-time sign-in code (``keys.signin_code``): the table it opens and the token's hash."""
+
+    table: str
+    id: str
+    digest: str
+
+
 def encode_orders(orders: list[str]) -> str:
     """A power's stored orders (``keys.orders``): canonical order texts."""
     return json.dumps(orders)

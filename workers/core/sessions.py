@@ -12,11 +12,11 @@ A sign-in code (``keys.signin_code``) stands for a token's hash at one table: ma
 """
 from __future__ import annotations
 
-import json
 import secrets
 from dataclasses import dataclass
 
 from . import keys
+from .records import SigninCode
 from .store import Digest, hash_token
 
 SESSION_TTL = 30 * 86400  # seconds a session lasts after its last sign-in
@@ -85,8 +85,7 @@ def make_code(pipe, place: Place, digest: str) -> str:
     """Queue on ``pipe`` (a transaction's, after MULTI, or a plain pipeline) a new one-time code
     for the token whose hash is ``digest`` at ``place``; returns the code."""
     code = secrets.token_urlsafe(24)
-    pipe.set(keys.signin_code(hash_token(code)), json.dumps({"table": place.table, "id": place.id,
-                                                            "digest": digest}), ex=CODE_TTL)
+    pipe.set(keys.signin_code(hash_token(code)), SigninCode(place.table, place.id, digest).dumps(), ex=CODE_TTL)
     return code
 
 
@@ -95,8 +94,8 @@ def redeem(r, code: str) -> tuple[Place, Digest] | None:
     raw = r.getdel(keys.signin_code(hash_token(code)))
     if raw is None:
         return None
-    found = json.loads(raw)
-    return Place(found["table"], found["id"]), Digest(found["digest"])
+    found = SigninCode.loads(raw)
+    return Place(found.table, found.id), Digest(found.digest)
 
 
 def secret(r) -> str:
