@@ -63,6 +63,10 @@ def init_app(app, redis_url: str, config: Settings) -> Limiter | None:
     return limiter
 
 
+# what makes credentials counts against the address whatever token is sent: each new account
+# would otherwise open a fresh quota for the next
+BY_ADDRESS = {"accounts.create_account"}
+
 QUOTA_KINDS = {Role.ACCOUNT: "account", Role.PLAYER: "player", Role.DIRECTOR: "director",
                Role.TOURNAMENT_DIRECTOR: "director", Role.PARTICIPANT: "participant"}
 
@@ -75,7 +79,7 @@ def holder() -> tuple[str, str]:
         return g.quota_holder
     found = ("address", get_remote_address() or "unknown")
     sent = token_or_none()
-    if sent:
+    if sent and request.endpoint not in BY_ADDRESS:
         args = request.view_args or {}
         table, tid = next(((t, args[f"{t}_id"]) for t in ("game", "resolution", "tournament") if args.get(f"{t}_id")),
                           ("account", ""))
