@@ -102,8 +102,11 @@ def get_game(game_id):
                  "Conflict", "Invalid")
 def join(game_id):
     body = load(schemas.JoinSchema())
-    account = games().accounts.holder(token()) if token() else None  # an account token ties the seat
-    player, player_token = games().setup.join(game_id, body["name"], body.get("power"), body.get("email"), account)
+    sent = token()
+    director = bool(sent) and games().core.who(game_id, sent).is_director  # a tournament's director seats its boards
+    account = games().accounts.holder(sent) if sent and not director else None  # an account token ties the seat
+    player, player_token = games().setup.join(game_id, body["name"], body.get("power"), body.get("email"), account,
+                                                  sent=sent)
     return reply(schemas.JoinedSchema(), {"player": player, "token": player_token,
                                           "game": games().views.public_state(game_id)}, 201)
 

@@ -5,7 +5,7 @@ Each public game is in sorted sets (``keys.lobby``) scored by its creation time:
 its variant (``variant:standard``) and, while one of its seats is open to take
 over, ``open``.  The writes (:func:`enter`, :func:`stage`, :func:`seats_open`) are
 queued on the pipe of the transaction that changes the game, so the index and
-the games never disagree.  A private game is never indexed.  A game whose keys
+the games never disagree.  A private game, or a tournament's board, is never indexed.  A game whose keys
 expired leaves its entries behind; a listing that meets one drops it.
 
 A listing (:meth:`Lobby.list`) walks the most selective of the sets that
@@ -30,7 +30,8 @@ FIELDS = ("id", "name", "variant", "status", "phase", "settings", "created_at")
 
 
 def listed(g: GameRecord) -> bool:
-    return g.settings.get("visibility", "public") == "public"
+    """Whether the lobby lists ``g``: a public game, never a tournament's board (its director seats it)."""
+    return g.settings.get("visibility", "public") == "public" and not g.tournament
 
 
 def enter(pipe, g: GameRecord) -> None:

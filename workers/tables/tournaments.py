@@ -368,7 +368,7 @@ class Tournaments:
         made = []
         try:
             for number_, board in enumerate(boards, 1):
-                made.append(self._make_board(t, round_, number_, board, players, options))
+                made.append(self._make_board(t, round_, number_, board, players, options, token))
         except Exception:
             if not made:
                 self._unclaim(tid, round_)
@@ -389,7 +389,7 @@ class Tournaments:
         return {"boards": made, "byes": byes, "slips": slips}
 
     def _make_board(self, t: TournamentRecord, round_: int, number_: int, board: dict, players: dict,
-                    options: dict) -> dict:
+                    options: dict, token: str | None) -> dict:
         tid = t.id
         spec = {"variant": "standard", "rules": {}, "deadlines": {}, "assignment": "chosen",
                 "missed_orders": "hold", **options,
@@ -399,7 +399,7 @@ class Tournaments:
         seats = {}
         for power in POWERS:
             pid = board[power]
-            _player, player_token = self.games.setup.join(game["id"], players[pid].name, power)
+            _player, player_token = self.games.setup.join(game["id"], players[pid].name, power, sent=token)
             seats[power] = {"player": pid, "name": players[pid].name, "token": player_token}
         record = Board(round_, number_, game["id"], {p: s["player"] for p, s in seats.items()})
         with self.r.pipeline(transaction=True) as pipe:

@@ -82,10 +82,14 @@ class Setup:
         return self.create_game({**spec, "variant": mila.MAP, "start": start}, history=history)
 
     def join(self, gid: str, name: str, power: str | None, email: str | None = None,
-             account: str | None = None) -> tuple[dict, str]:
-        """Take a free seat; ``account`` (an account id) ties it to that account's record."""
+             account: str | None = None, sent: str | None = None) -> tuple[dict, str]:
+        """Take a free seat; ``account`` (an account id) ties it to that account's record.  Only the
+        director (``sent``: the request's token) seats a tournament's board."""
         token = new_token()
-        if self.t.load(self.t.r, gid).status != GameStatus.FORMING:
+        g = self.t.load(self.t.r, gid)
+        if g.tournament:
+            self.t.who(gid, sent).director()
+        if g.status != GameStatus.FORMING:
             return self.seats.take(gid, name, power, email, account)  # a seat open to take over
 
         def body(pipe):
