@@ -153,6 +153,9 @@ class Seats:
             player = PlayerRecord(pid, seat.powers, now, name, email or None, account or None, took_over=seat.id)
             still_open = any(p.open for p in players if p.id != seat.id)
             pipe.multi()
+            # the newcomer's record counts its own phases: the streak of the one before ends here
+            streaks = {**(g.streaks or {}), **{power: 0 for power in seat.powers}}
+            pipe.hset(keys.game(gid), mapping=GameRecord.encode(streaks=streaks))
             retired = PlayerRecord(seat.id, [], seat.joined_at, retired=True, replaced_by=pid)
             pipe.hset(keys.players(gid), seat.id, retired.dumps())
             pipe.hset(keys.players(gid), pid, player.dumps())
