@@ -185,7 +185,8 @@ class Seats:
 
     # ------------------------------------------------------------ the record of a phase
     def tally(self, pipe, g: GameRecord, submitted: set[str], players: list[PlayerRecord]) -> Tally:
-        """Read (before MULTI) what the adjudication of ``g``'s phase counts.  A power had to act if
+        """Read (before MULTI) what the adjudication of ``g``'s phase counts (for accounts only in a
+        game whose seats at least two accounts hold).  A power had to act if
         it was in ``to_order``; it was on time if its orders, or its readiness, came before the deadline
         (grace included): not among those the phase waited for past it (``overdue``).  A phase closed
         before its deadline (the director, every power ready) finds nobody late."""
@@ -206,8 +207,11 @@ class Seats:
                 punctual[seat.account] = punctual.get(seat.account, True) and on_time
             if movement:
                 tally.streaks[power] = 0 if on_time else tally.streaks.get(power, 0) + 1
-        for account, on_time in punctual.items():
-            tally.add(account, phases_due=1, phases_on_time=int(on_time))
+        if len({p.account for p in players if p.holds and p.account}) >= 2:
+            # a phase counts only if another player could have missed it: in a game of one account
+            # (its director forcing phase after phase) the record would count what nobody checked
+            for account, on_time in punctual.items():
+                tally.add(account, phases_due=1, phases_on_time=int(on_time))
         if limit:
             for seat in {p.id: p for p in seat_of.values() if p.holds}.values():
                 if any(tally.streaks.get(power, 0) >= limit for power in seat.powers):
