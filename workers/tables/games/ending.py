@@ -27,8 +27,13 @@ class Ending:
         """Read (before MULTI) what the §2.1 result of ``g`` ending now needs; ``later`` are the
         positions after the live history (the last one is the final position)."""
         info = engine().variant_info(g.variant)
-        return results.build(info["powers"], self._live_positions(pipe, g.id) + later, end, members, conceded_to,
-                             first_year=int(info["start_phase"][1:5]))
+        result = results.build(info["powers"], self._live_positions(pipe, g.id) + later, end, members, conceded_to,
+                               first_year=int(info["start_phase"][1:5]))
+        if any(len(side) > 1 for side in info["players"]):  # players of several powers: each side's total
+            seats = [p.powers for p in self.t.players(pipe, g.id) if not p.retired and p.powers]
+            result["sides"] = [{"powers": powers, "centers": sum(result["centers"].get(p, 0) for p in powers)}
+                               for powers in seats]
+        return result
 
     def recorded(self, pipe, g: GameRecord, at_table: dict) -> tuple[dict, str | None]:
         """Read (before MULTI) the §2.1 result of ``g`` ended with the result its director recorded

@@ -154,7 +154,8 @@ class Phases:
             if ending:
                 self.ending.finish(pipe, now, result, ending[1], nxt, winner=winner)
             else:
-                self.t.open_phase(pipe, now, seq + 1, nxt, powers, reader=pipe)
+                players = self.seats.gain_joining(pipe, now, players, nxt)
+                self.t.open_phase(pipe, now, seq + 1, nxt, seated(players), reader=pipe)
             return JobOutcome.did(f"committed {position['phase']}")
 
         return self.t.store.transact([keys.game(gid), keys.players(gid), events.game_hooks(gid)], body)

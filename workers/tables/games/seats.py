@@ -28,7 +28,7 @@ from ...core.records import GameRecord, HistoryEntry, PlayerRecord
 from ...core.store import hash_token, iso, new_token
 from ...delivery import events, mail
 from .. import lobby
-from .table import GameTable, engine
+from .table import GameTable, engine, seated
 
 DEFAULT_OPEN_SEAT_AFTER = 2
 
@@ -173,6 +173,27 @@ class Seats:
             return player
 
         return self.t.store.transact([keys.game(gid), keys.players(gid)], body).public(), token
+
+    # ------------------------------------------------------------ a power joins a side
+    def gain_joining(self, pipe, g: GameRecord, players: list[PlayerRecord], position: dict) -> list[PlayerRecord]:
+        """Queue (after MULTI) what a phase opening at ``position`` gives a seat: in the two-player
+        game, from Spring 1915 Italy is a normal power played by the coin toss's winner (rules 13.6),
+        so once the engine asks Italy for orders the seat of side ``rules.italy_joins`` plays it.
+        Returns the seats as they are then."""
+        toss = g.rules.get("italy_joins")
+        if not toss:
+            return players
+        unplayed = [p for p in engine().powers_to_order(self.t.full(g, position)) if p not in seated(players)]
+        sides = engine().variant_info(g.variant)["players"]
+        side = next((s for i, s in enumerate(sides, 1) if toss == i or toss in s), None)
+        seat = next((p for p in players if not p.retired and side and set(p.powers) & set(side)), None)
+        if not unplayed or seat is None:
+            return players
+        gained = seat.changed(powers=[*seat.powers, *unplayed])
+        pipe.hset(keys.players(g.id), seat.id, gained.dumps())
+        audit.record(pipe, self.t.table, g.id, self.t.now(), "powers_joined",
+                     {"player": seat.id, "powers": unplayed, "phase": position["phase"]}, by="service")
+        return [gained if p.id == seat.id else p for p in players]
 
     # ------------------------------------------------------------ the event
     def announce(self, pipe, g: GameRecord, powers: list[str], is_open: bool, cause: str, key: str, since: float,

@@ -145,6 +145,7 @@ class Setup:
                 pipe.hset(keys.players(g.id), players[i].id, players[i].dumps())
         position = g.start or engine().initial_position(g.variant)
         pipe.hset(keys.game(g.id), mapping=GameRecord.encode(started_at=self.t.now()))
+        players = self.seats.gain_joining(pipe, g, players, position)
         opened = self.t.open_phase(pipe, g, g.first_seq, position, seated(players))
         mail.game_started(self.t.store, pipe, opened, players)
 
