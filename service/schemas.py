@@ -791,6 +791,11 @@ class PressRulesViewSchema(Reply):
     director_reads = fields.Boolean(required=True)
 
 
+class PressChangeSchema(Reply):
+    at = Timestamp(required=True)
+    press = fields.Nested(PressRulesViewSchema, required=True)
+
+
 GAME_STATUSES = ["forming", "open", "adjudicating", "paused", "finished"]
 ENDINGS = ["solo", "vote", "last_year", "director", "no_player_left"]
 
@@ -834,6 +839,9 @@ class GameSchema(Reply):
     tournament = Described(fields.String, "The tournament this game is a board of.", allow_none=True)
     forked_from = fields.Nested(ForkedFromSchema, allow_none=True)
     press = fields.Nested(PressRulesViewSchema)
+    press_changes = fields.List(fields.Nested(PressChangeSchema), metadata=_about(
+        "When the director changed the press rules, and to what: director_reads shows the director only the "
+        "private press sent while it is on."))
 
 
 class AbsenceSchema(Reply):

@@ -92,10 +92,13 @@ def test_each_power_reads_what_it_sent_or_received_and_the_broadcasts(api):
     assert [m["id"] for m in read(game, "FRANCE", after=first["id"])] == [reply["id"], everyone["id"]]
     assert read(game, "FRANCE", after=everyone["id"]) == []
     assert [m["id"] for m in read(game, "FRANCE", limit=2)] == [first["id"], reply["id"]]
-    # the director: the broadcasts only, unless director_reads
+    # the director: the broadcasts only, and the private press sent while director_reads is on
     assert [m["id"] for m in read(game, token=game.director)] == [everyone["id"]]
     api.put(f"{game.path}/press/rules", json={"press": {"director_reads": True}}, token=game.director)
-    assert [m["id"] for m in read(game, token=game.director)] == [first["id"], reply["id"], everyone["id"]]
+    assert [m["id"] for m in read(game, token=game.director)] == [everyone["id"]]  # never backwards in time
+    later = sent(game, "ITALY", ["FRANCE"], "Read by the director.")
+    assert [m["id"] for m in read(game, token=game.director)] == [everyone["id"], later["id"]]
+    assert [m["id"] for m in read(game, "FRANCE")] == [first["id"], reply["id"], everyone["id"], later["id"]]
     # a spectator reads nothing; a bad token, a bad id, a bad query
     assert api.get(f"{game.path}/press").status_code == 401
     assert api.get(f"{game.path}/press", token="nope").status_code == 401

@@ -141,7 +141,8 @@ def press_count(gid: str) -> str:
 
 def press_box(gid: str, box: str) -> str:
     """ZSET: message number -> itself, the messages one reader may see: a power's private press
-    (sent or received), ``public`` (broadcasts) or ``all`` (every message)."""
+    (sent or received), ``public`` (broadcasts), ``director`` (what was sent while the press rules
+    said ``director_reads``) or ``all`` (every message)."""
     return f"{PREFIX}:game:{gid}:press:box:{box}"
 
 
@@ -154,7 +155,7 @@ def press_sources(gid: str) -> str:
 def press_keys(gid: str, powers) -> list[str]:
     """Every press key of a game whose variant has ``powers`` (they live and expire with the game)."""
     return [press(gid), press_count(gid), press_sources(gid),
-            *(press_box(gid, box) for box in ("public", "all", *powers))]
+            *(press_box(gid, box) for box in ("public", "all", "director", *powers))]
 
 
 def events(table: str, tid: str) -> str:

@@ -39,6 +39,7 @@ DEFAULTS = {"private": True, "public": True, "grey": "no", "fake_broadcast": Fal
 PRESETS = {"full": {}, "public": {"private": False}, "none": {"private": False, "public": False},
            "grey": {"grey": "only"}, "rulebook": {"phases": "movement"}}
 MAX_BODY = 10_000
+MAX_CHANGES = 100  # changes of a game's press rules its view lists (the audit log keeps them all)
 # what a message's text may not hold: control characters but tab and line feed (a carriage return
 # is read as a line feed), the Unicode line and paragraph separators, lone surrogates
 FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
@@ -56,6 +57,12 @@ def rules_of(spec: str | dict | None) -> dict:
 def in_force(settings: dict) -> dict:
     """The press rules of a game (games made before press had rules play ``full``)."""
     return rules_of(settings.get("press"))
+
+
+def changes(settings: dict) -> list[dict]:
+    """When the director changed the press rules, and to what (the game view's ``press_changes``):
+    so players know what was sent while the director could read it."""
+    return [{"at": iso(c["at"]), "press": c["press"]} for c in settings.get("press_changes", [])]
 
 
 def message_id(n: int) -> str:
@@ -80,19 +87,20 @@ def shown(m: PressMessage, powers: set[str]) -> dict:
     return view
 
 
-def boxes_of(m: PressMessage) -> list[str]:
-    """The indexes message ``m`` goes in."""
+def boxes_of(m: PressMessage, director_reads: bool) -> list[str]:
+    """The indexes message ``m`` goes in; ``director``'s only if the rules let the director read
+    private press as it is sent (turning ``director_reads`` on later shows nothing sent before)."""
     if m.to == "all":
         return ["public", "all"]
-    return ["all", m.sender, *m.to]
+    return ["all", m.sender, *m.to, *(["director"] if director_reads else [])]
 
 
-def write(pipe, gid: str, m: PressMessage) -> None:
+def write(pipe, gid: str, m: PressMessage, director_reads: bool) -> None:
     """Queue (after MULTI) the writes that store message ``m`` (number ``m.n``) and index it."""
     n = m.n
     pipe.set(keys.press_count(gid), n)
     pipe.hset(keys.press(gid), n, m.dumps())
-    for box in boxes_of(m):
+    for box in boxes_of(m, director_reads):
         pipe.zadd(keys.press_box(gid, box), {n: n})
 
 
@@ -202,7 +210,7 @@ class Press:
                              rules["grey"] == "only" if grey is None else grey, fake_broadcast, hidden_to,
                              reply_to or None, sender=power)
             pipe.multi()
-            write(pipe, gid, m)
+            write(pipe, gid, m, rules["director_reads"])
             if source:
                 pipe.hset(keys.press_sources(gid), source, n)
             announce(self.store, pipe, g, m)
@@ -296,7 +304,7 @@ class Press:
         viewer = self.t.who(gid, token)
         if viewer.is_director:
             powers: set[str] = set()
-            boxes = ["all" if in_force(self.t.load(self.r, gid).settings)["director_reads"] else "public"]
+            boxes = ["public", "director"]  # private press sent while director_reads was on
         else:
             powers = set(viewer.player().powers)
             boxes = [*sorted(powers), "public"]
@@ -319,7 +327,9 @@ class Press:
             if g.status == GameStatus.FINISHED:
                 raise Conflict(f"game '{gid}' is over")
             detail["was"] = in_force(g.settings)
+            changes = [*g.settings.get("press_changes", []), {"at": self.store.now(), "press": rules}]
             pipe.multi()
-            pipe.hset(keys.game(gid), mapping=GameRecord.encode(settings={**g.settings, "press": rules}))
+            pipe.hset(keys.game(gid), mapping=GameRecord.encode(
+                settings={**g.settings, "press": rules, "press_changes": changes[-MAX_CHANGES:]}))
 
         self.t.director(gid, token, "press_rules", detail, change)

@@ -66,7 +66,7 @@ class Views:
             "civil_disorder_vote": settings.get("civil_disorder_vote", "yes"),
             "last_year": g.last_year, "ended_by": g.ended_by or None, "result": g.result,
             "tournament": g.tournament or None, "forked_from": g.forked_from,
-            "press": press.in_force(settings),
+            "press": press.in_force(settings), "press_changes": press.changes(settings),
         }
         if not g.seq and g.status == GameStatus.FORMING:  # what its players are joining: the board it starts at
             start = g.start or engine().initial_position(g.variant)
