@@ -73,7 +73,7 @@ def _audiences(table: str, tid: str, sent: str) -> Callable[[], frozenset[str]]:
 
 def _start() -> str | None:
     sent = request.headers.get("Last-Event-ID", "").strip()
-    if sent and not EVENT_ID.fullmatch(sent):
+    if sent and not (EVENT_ID.fullmatch(sent) and all(int(part) < 2**64 for part in sent.split("-"))):
         raise BadRequest(f"header Last-Event-ID: '{sent[:40]}' is not an event id (as 1700000000000-0)")
     return sent or None
 

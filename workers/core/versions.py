@@ -24,7 +24,8 @@ VIEW, HISTORY, STANDINGS = "rev", "rev_history", "rev_standings"
 
 # a key a view is built from -> (the record holding its version, which versions move)
 _SOURCES = [
-    (re.compile(rf"{keys.PREFIX}:game:([0-9a-f]+)(?::(?:players|orders:\d+|ready:\d+))?"), keys.game, (VIEW,)),
+    # a phase's orders are not a source: the view shows only who has orders (:func:`submitted_changed`)
+    (re.compile(rf"{keys.PREFIX}:game:([0-9a-f]+)(?::(?:players|ready:\d+))?"), keys.game, (VIEW,)),
     (re.compile(rf"{keys.PREFIX}:game:([0-9a-f]+):history"), keys.game, (HISTORY,)),
     (re.compile(rf"{keys.PREFIX}:res:([0-9a-f]+)"), keys.resolution, (VIEW,)),
     (re.compile(rf"{keys.PREFIX}:tour:([0-9a-f]+)(?::(?:players|boards))?"), keys.tournament, (VIEW, STANDINGS)),
@@ -59,6 +60,12 @@ def stamp(pipe) -> None:
     for record, revs in moved.items():
         for rev in sorted(revs):
             pipe.hincrby(record, rev, 1)
+
+
+def submitted_changed(pipe, gid: str) -> None:
+    """Queue (after MULTI): which powers of game ``gid`` have orders changed (a first submission, a
+    withdrawal).  A revision of orders already in changes nothing anyone else sees, so no tag moves."""
+    pipe.hincrby(keys.game(gid), VIEW, 1)
 
 
 def board_moved(pipe, tournament: str, finished_before: bool, finished_after: bool) -> None:

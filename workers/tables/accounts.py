@@ -14,7 +14,7 @@ rollback takes back exactly what the phases it removes counted
 from __future__ import annotations
 
 from ..core import keys
-from ..core.records import PlayerRecord
+from ..core.records import AuditEntry, PlayerRecord
 from ..core.errors import Forbidden, NotFound
 from ..core.store import hash_token, iso, new_id, new_token
 from .viewers import who
@@ -63,22 +63,30 @@ class Accounts:
         def body(pipe):
             games = pipe.smembers(keys.account_games(aid))
             seats = {gid: dict(pipe.hgetall(keys.players(gid))) for gid in games}
+            logs = {gid: pipe.lrange(keys.audit("game", gid), 0, -1) for gid in games}
             pipe.multi()
             pipe.hset(keys.account(aid), mapping={"name": "", "email": "", "deleted_at": self.store.now()})
             pipe.hdel(keys.account_tokens(), hash_token(token))  # its one token, the one that asks
             for gid, players in seats.items():
-                self._forget_in_game(pipe, gid, aid, players)
+                self._forget_in_game(pipe, gid, aid, players, logs[gid])
 
         watched = [keys.account(aid), keys.account_games(aid)]
         self.store.transact(watched, body)
         return self.view(aid)
 
     @staticmethod
-    def _forget_in_game(pipe, gid: str, aid: str, players: dict[str, str]) -> None:
+    def _forget_in_game(pipe, gid: str, aid: str, players: dict[str, str], log: list[str]) -> None:
+        """Queue (after MULTI): the account's seats in game ``gid`` and the entries of its audit log
+        (``log``, as read) no longer name it."""
         for pid, raw in players.items():
             player = PlayerRecord.loads(raw)
             if player.account == aid:
                 pipe.hset(keys.players(gid), pid, player.changed(email=None, name=DELETED_NAME).dumps())
+        for i, raw in enumerate(log):
+            entry = AuditEntry.loads(raw)
+            if entry.detail.get("account") == aid and entry.detail.get("name"):
+                pipe.lset(keys.audit("game", gid), i, AuditEntry(entry.at, entry.action, entry.by,
+                                                                 {**entry.detail, "name": DELETED_NAME}).dumps())
 
     def games(self, aid: str) -> list[str]:
         """The games in which the account holds, or held, a seat."""

@@ -22,16 +22,24 @@ WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 MAX_DAYS_AHEAD = 400  # no allowed weekday within this: a bug (the schema asks for at least one)
 
 
+# the areas of the IANA zone names (Europe/Paris); the database also holds the system's own
+# ("localtime", "Factory", "posixrules"), POSIX rules ("EST5EDT") and old aliases, refused here
+AREAS = ("Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia", "Europe", "Indian",
+         "Pacific", "Etc")
+
+
 @lru_cache(maxsize=1)
 def zones() -> frozenset[str]:
-    """Every zone name ``zoneinfo`` knows (the system's database, or ``tzdata``'s)."""
-    return frozenset(available_timezones())
+    """Every IANA zone name ``zoneinfo`` knows (the system's database, or ``tzdata``'s): ``UTC`` and
+    the ``Area/Location`` names."""
+    return frozenset(z for z in available_timezones() if z == "UTC" or z.partition("/")[0] in AREAS)
 
 
 def parse_at(text: str) -> time:
-    """``HH:MM`` (24-hour) as a time; ValueError otherwise."""
+    """``HH:MM`` (24-hour, ASCII digits) as a time; ValueError otherwise."""
     hours, sep, minutes = text.partition(":")
-    if not sep or len(hours) != 2 or len(minutes) != 2 or not (hours + minutes).isdigit():
+    if not sep or len(hours) != 2 or len(minutes) != 2 or not (hours + minutes).isascii() \
+            or not (hours + minutes).isdigit():
         raise ValueError("a time of day as HH:MM (24-hour), such as 20:00")
     return time(int(hours), int(minutes))
 

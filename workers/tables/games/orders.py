@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-from ...core import audit, keys, live
+from ...core import audit, keys, live, versions
 from ...core.errors import Conflict, Forbidden, Invalid
 from ...core.machine import GameStatus
 from ...core.records import GameRecord, encode_orders
@@ -66,9 +66,13 @@ class Orders:
                 raise Invalid(f"{len(bad)} of {len(orders)} orders for {power} are invalid; nothing was stored",
                               orders=checked["results"])
             waits = g.status == GameStatus.OPEN and (g.waiting or g.late)  # only then does a submission close it
-            submitted = set(pipe.hkeys(keys.orders(gid, g.seq))) | {power} if waits else set()
+            pipe.watch(keys.orders(gid, g.seq))  # whether its submission is new decides the tag
+            before = set(pipe.hkeys(keys.orders(gid, g.seq)))
+            submitted = before | {power} if waits else set()
             pipe.multi()
             pipe.hset(keys.orders(gid, g.seq), power, encode_orders([r["order"] for r in checked["results"]]))
+            if power not in before:
+                versions.submitted_changed(pipe, gid)
             self._tell(pipe, g, power=power, submitted=True)
             if viewer.is_director:
                 audit.record(pipe, self.t.table, gid, self.t.now(), "orders_entered",
@@ -86,8 +90,12 @@ class Orders:
         def body(pipe):
             g = self.t.load(pipe, gid)
             self._writable_phase(g, power, phase)
+            pipe.watch(keys.orders(gid, g.seq))
+            had = pipe.hexists(keys.orders(gid, g.seq), power)
             pipe.multi()
             pipe.hdel(keys.orders(gid, g.seq), power)
+            if had:
+                versions.submitted_changed(pipe, gid)
             self._tell(pipe, g, power=power, submitted=False)
             return g.phase
 

@@ -1,0 +1,212 @@
+"""Issue 30's defects (2 to 14) and the two-player game's Italy, each a named test that reproduced
+it before its fix (defect 1, the revoked token's open stream, is tests/service/test_viewers.py)."""
+from __future__ import annotations
+
+import pytest
+
+from tests.security.test_net_defects import _limited
+from tests.service.gamekit import LONG, POWERS, Game, created_game, force_until, new_game
+from tests.service.sse import Stream
+from tests.service.svc_stack import wait_for
+from tests.service.test_accounts import new_account
+
+SIDES = [["ENGLAND", "FRANCE", "RUSSIA"], ["AUSTRIA", "GERMANY", "TURKEY"]]
+
+
+# ---------------------------------------------------------------- the two-player game's Italy
+@pytest.mark.parametrize("toss", [1, 2])
+def test_italy_two_player_the_toss_winner_plays_italy_from_spring_1915_and_its_side_counts_it(api, toss):
+    """Rules 13.6: from Spring 1915 Italy is a normal power played by the coin toss's winner."""
+    created = api.post("/v1/games", json={"variant": "two_player_1914", "assignment": "chosen",
+                                          "deadlines": LONG, "rules": {"italy_joins": toss}}).json()
+    game = created_game(api, created, powers=["ENGLAND", "AUSTRIA"])
+    winner, loser = ("ENGLAND", "AUSTRIA") if toss == 1 else ("AUSTRIA", "ENGLAND")
+    state = force_until(game, "S1915M")
+    assert "ITALY" in state["to_order"]
+    mine = api.get(game.path, token=game.tokens[winner]).json()
+    seat = next(p for p in mine["players"] if winner in p["powers"])
+    assert seat["powers"] == [*SIDES[toss - 1], "ITALY"]
+    italy = {"ENGLAND": "ITALY", "AUSTRIA": "ITALY"}[winner]
+    assert game.submit(italy, ["A ROM - APU"], token=game.tokens[winner]).status_code == 200
+    assert game.submit(italy, ["A ROM H"], token=game.tokens[loser]).status_code == 403
+    state = force_until(game, "F1916M")  # Italy keeps playing, a year on
+    assert "ITALY" in state["to_order"]
+    assert game.director_action("end", json={"reason": "time"}).status_code == 200
+    result = api.get(f"{game.path}/result").json()
+    result = result.get("result", result)
+    counted = {tuple(side["powers"]): side["centers"] for side in result["sides"]}
+    with_italy = (*SIDES[toss - 1], "ITALY")
+    assert counted[with_italy] == sum(result["centers"][p] for p in with_italy)
+    assert result["centers"]["ITALY"] > 0
+    assert tuple(SIDES[2 - toss]) in counted
+
+
+# ---------------------------------------------------------------- 4. the account quota and an account token
+def test_defect_04_account_creation_counts_against_the_address_whatever_token_is_sent(redis_url):
+    client = _limited(redis_url, RATE_LIMIT_CREATE_ACCOUNT="3 per minute")
+    made = [client.post("/v1/accounts", json={"name": f"a{i}"}) for i in range(3)]
+    assert [m.status_code for m in made] == [201, 201, 201]
+    for m in made:  # each new token used to open a fresh bucket of its own
+        again = client.post("/v1/accounts", json={"name": "more"},
+                            headers={"Authorization": f"Bearer {m.get_json()['token']}"})
+        assert again.status_code == 429, again.get_json()
+
+
+# ---------------------------------------------------------------- 5. the reliability record farmed
+def test_defect_05_a_game_of_one_account_counts_nothing_in_its_record(api):
+    account, account_token = new_account(api, "Farmer")
+    created = api.post("/v1/games", json={"assignment": "chosen", "deadlines": LONG,
+                                          "visibility": "private"}).json()
+    gid = created["game"]["id"]
+    tokens = {}
+    for power in POWERS:
+        joined = api.post(f"/v1/games/{gid}/players", json={"name": power.title(), "power": power},
+                          token=account_token if power == "FRANCE" else None)
+        tokens[power] = joined.json()["token"]
+    game = Game(api, gid, created["director_token"], tokens)
+    force_until(game, "S1903M")
+    record = api.get(f"/v1/accounts/{account['id']}").json()["record"]
+    assert record["phases_due"] == 0 and record["reliability"] is None, record
+
+
+def test_defect_05_a_game_of_two_accounts_still_counts(api):
+    ann, ann_token = new_account(api, "Ann")
+    _bob, bob_token = new_account(api, "Bob")
+    created = api.post("/v1/games", json={"assignment": "chosen", "deadlines": LONG}).json()
+    gid = created["game"]["id"]
+    for power in POWERS:
+        token = {"FRANCE": ann_token, "ENGLAND": bob_token}.get(power)
+        api.post(f"/v1/games/{gid}/players", json={"name": power.title(), "power": power}, token=token)
+    force_until(Game(api, gid, created["director_token"], {}), "F1901M")
+    assert api.get(f"/v1/accounts/{ann['id']}").json()["record"]["phases_due"] == 1
+
+
+# ---------------------------------------------------------------- 12. the missed-orders streak passed on
+def test_defect_12_the_streak_resets_when_a_seat_is_taken_over(api, inproc):
+    ann, ann_token = new_account(api, "Ann")
+    cy, cy_token = new_account(api, "Cy")
+    created = api.post("/v1/games", json={"assignment": "chosen", "deadlines": LONG, "open_seat_after": 2}).json()
+    gid = created["game"]["id"]
+    tokens = {}
+    for power in POWERS:
+        joined = api.post(f"/v1/games/{gid}/players", json={"name": power.title(), "power": power},
+                          token={"FRANCE": ann_token}.get(power))
+        tokens[power] = joined.json()["token"]
+    game = Game(api, gid, created["director_token"], tokens)
+    for power in POWERS:
+        if power != "TURKEY":
+            game.submit(power, [])
+    inproc.advance(LONG["movement"] + 1)  # TURKEY misses S1901M, then its player leaves
+    game.wait_phase("F1901M")
+    assert api.post(f"{game.path}/seats/TURKEY/leave", token=tokens["TURKEY"]).status_code == 200
+    taken = api.post(f"{game.path}/players", json={"name": "Cy", "power": "TURKEY"}, token=cy_token)
+    assert taken.status_code == 201, taken.text
+    for power in POWERS:
+        if power != "TURKEY":
+            game.submit(power, [])
+    inproc.advance(LONG["movement"] + 1)  # the newcomer misses one phase: its first
+    state = wait_for(lambda: (s := game.state())["phase"] != "F1901M" and s, 20, "F1901M adjudicated")
+    turkey = next(s for s in state["seats"] if s["power"] == "TURKEY")
+    assert turkey["open"] is False and turkey["player"] == "Cy"
+    record = api.get(f"/v1/accounts/{cy['id']}").json()["record"]
+    assert record["civil_disorder"] == 0 and record["phases_due"] == 1, record
+
+
+# ---------------------------------------------------------------- 13. tournament boards in the lobby, their seats
+def test_defect_13_boards_are_never_listed_and_only_the_director_seats_them(api):
+    created = api.post("/v1/tournaments", json={"system": "sum_of_squares", "rounds": 1,
+                                                "players": [f"p{i}" for i in range(7)]}).json()
+    tid, director = created["tournament"]["id"], created["director_token"]
+    boards = api.post(f"/v1/tournaments/{tid}/rounds/1/boards", json={"seating": "draw", "game": {"deadlines": LONG}},
+                      token=director)
+    assert boards.status_code == 201, boards.text
+    board = boards.json()["boards"][0]["game"]
+    opened = api.post(f"/v1/games/{board}/seats/FRANCE/open", json={"reason": "gone"}, token=director)
+    assert opened.status_code == 200, opened.text
+    for query in ("", "?status=started", "?seats=open", "?status=started&seats=open", "?variant=standard"):
+        listed = [g["id"] for g in api.get(f"/v1/games{query}").json()["games"]]
+        assert board not in listed, query
+    outsider = api.post(f"/v1/games/{board}/players", json={"name": "Outsider", "power": "FRANCE"})
+    assert outsider.status_code == 401, outsider.text
+    account, account_token = new_account(api, "Someone")
+    assert api.post(f"/v1/games/{board}/players", json={"name": "Someone", "power": "FRANCE"},
+                    token=account_token).status_code == 401
+    seated = api.post(f"/v1/games/{board}/players", json={"name": "Sub", "power": "FRANCE"}, token=director)
+    assert seated.status_code == 201, seated.text
+
+
+# ---------------------------------------------------------------- 3. director_reads backwards in time
+def test_defect_03_director_reads_shows_only_what_was_sent_while_it_was_on_and_players_see_when(api):
+    game = new_game(api)
+    before = api.post(f"{game.path}/press", json={"to": ["GERMANY"], "body": "between us"},
+                      token=game.tokens["FRANCE"]).json()["message"]
+    rules = f"{game.path}/press/rules"
+    assert api.put(rules, json={"press": {"director_reads": True}}, token=game.director).status_code == 200
+    during = api.post(f"{game.path}/press", json={"to": ["GERMANY"], "body": "the director reads this"},
+                      token=game.tokens["FRANCE"]).json()["message"]
+    read = [m["id"] for m in api.get(f"{game.path}/press", token=game.director).json()["messages"]]
+    assert before["id"] not in read and during["id"] in read
+    assert api.put(rules, json={"press": {"director_reads": False}}, token=game.director).status_code == 200
+    seen = api.get(game.path, token=game.tokens["FRANCE"]).json()
+    assert seen["press"]["director_reads"] is False
+    assert [c["press"]["director_reads"] for c in seen["press_changes"]] == [True, False]
+    assert all(c["at"] for c in seen["press_changes"])
+
+
+# ---------------------------------------------------------------- 14. smaller ones
+def _tag(api, path, token=None):
+    return api.get(path, token=token).headers["ETag"]
+
+
+def test_defect_14_a_revision_of_orders_moves_no_tag(api):
+    game = new_game(api)
+    assert game.submit("FRANCE", ["A PAR - BUR"]).status_code == 200
+    spectator, director = _tag(api, game.path), _tag(api, game.path, game.director)
+    assert game.submit("FRANCE", ["A PAR - PIC"]).status_code == 200  # the same body for everyone else
+    assert _tag(api, game.path) == spectator and _tag(api, game.path, game.director) == director
+    assert api.delete(f"{game.path}/orders/FRANCE", token=game.tokens["FRANCE"]).status_code == 200
+    assert _tag(api, game.path) != spectator  # who has orders changed: the view did
+    assert game.state()["submitted"] == []
+
+
+@pytest.mark.parametrize("last_id", ["0-99999999999999999999", "99999999999999999999-0", "18446744073709551616-0"])
+def test_defect_14_a_last_event_id_out_of_range_is_a_400(api, inproc, last_id):
+    game = new_game(api)
+    stream = Stream(inproc, f"{game.path}/events", game.tokens["FRANCE"], last_id=last_id)
+    try:
+        assert stream.status == 400
+    finally:
+        stream.close()
+
+
+@pytest.mark.parametrize("fixed", [{"at": "20:00", "tz": "localtime"}, {"at": "20:00", "tz": "Factory"},
+                                   {"at": "20:00", "tz": "EST5EDT"}, {"at": "20:00", "tz": "posixrules"},
+                                   {"at": "\u0662\u0660:\u0660\u0660", "tz": "Europe/Paris"}])
+def test_defect_14_odd_time_zones_and_digits_are_refused(api, fixed):
+    made = api.post("/v1/games", json={"deadlines": {**LONG, "movement": fixed}})
+    assert made.status_code == 422, made.text
+
+
+def test_defect_14_fixed_times_still_take_iana_zones(api):
+    made = api.post("/v1/games", json={"deadlines": {**LONG, "movement": {"at": "20:00", "tz": "America/New_York"}}})
+    assert made.status_code == 201, made.text
+
+
+def test_defect_14_a_deleted_account_is_named_nowhere_in_the_audit_log(api):
+    account, account_token = new_account(api, "Zebulon Unique")
+    game = new_game(api)
+    assert api.post(f"{game.path}/seats/FRANCE/open", json={"reason": "gone"}, token=game.director).status_code == 200
+    taken = api.post(f"{game.path}/players", json={"name": "Zebulon Unique", "power": "FRANCE"}, token=account_token)
+    assert taken.status_code == 201
+    assert "Zebulon Unique" in api.get(f"{game.path}/audit", token=game.director).text
+    assert api.delete(f"/v1/accounts/{account['id']}", token=account_token).status_code == 200
+    assert "Zebulon Unique" not in api.get(f"{game.path}/audit", token=game.director).text
+    assert "Zebulon Unique" not in api.get(game.path).text
+
+
+def test_defect_14_pages_send_a_content_security_policy(api):
+    game = new_game(api)
+    page = api.get(f"/games/{game.id}")
+    assert page.status_code == 200
+    policy = page.headers["Content-Security-Policy"]
+    assert "default-src 'none'" in policy and "script-src" not in policy
