@@ -88,10 +88,17 @@ def holder() -> tuple[str, str]:
             viewer = who(r, table, tid, sent)
         except NotFound:  # no such table: the route answers 404; the token may still be an account's
             viewer = who(r, "account", "", sent)
-        if viewer.role in QUOTA_KINDS:
+        if viewer.role is Role.PLAYER:  # every token of a seat (its API token, its mail) shares its quota
+            found = ("player", seat_key(tid, viewer.holder))
+        elif viewer.role in QUOTA_KINDS:
             found = (QUOTA_KINDS[viewer.role], viewer.digest)
     g.quota_holder = found
     return found
+
+
+def seat_key(gid: str, pid: str) -> str:
+    """Whose quota a player's request spends: its seat's, however it is sent (API or mail)."""
+    return f"{gid}:{pid}"
 
 
 def credential_key() -> str:
@@ -143,12 +150,25 @@ class MailLimits:
         endpoint = self.COMMANDS.get(word)
         if self.limiter is None or endpoint is None:
             return None
-        for item in parse_many(self.config.rate_limits[endpoint]):
+        return self._hit(self.config.rate_limits[endpoint], ("dip:limits:mail", endpoint, sender.lower()),
+                         f"too many {word} commands from {sender}")
+
+    def press_refusal(self, gid: str, pid: str) -> str | None:
+        """Why one more message of press by mail from player ``pid`` of game ``gid`` is refused now:
+        it counts against the very quota of ``POST .../press`` (the seat's, RATE_LIMIT_PRESS)."""
+        if self.limiter is None:
+            return None
+        limit = self.config.credential_limits.get("press.send", self.config.rate_limits["press.send"])
+        return self._hit(limit, ("dip:limits", f"player:{seat_key(gid, pid)}", "press.send"),
+                         "quota RATE_LIMIT_PRESS spent")
+
+    def _hit(self, limit: str, identifiers: tuple[str, ...], what: str) -> str | None:
+        for item in parse_many(limit):
             try:
-                allowed = self.limiter.hit(item, "dip:limits:mail", endpoint, sender.lower())
+                allowed = self.limiter.hit(item, *identifiers)
             except Exception:  # the store is unreachable: let it through, as the API's limits do
                 logging.getLogger(__name__).warning("mail rate limit not counted", exc_info=True)
                 return None
             if not allowed:
-                return f"too many {word} commands from {sender}: at most {item} (try again later)"
+                return f"{what}: at most {item} (try again later)"
         return None

@@ -21,6 +21,7 @@ from .parse import Incoming
 
 WORDS = ("PRESS", "BROADCAST")
 END = "ENDPRESS"
+MAX_BLOCKS = 10  # press blocks one mail may send; the rest are refused
 OPTIONS = ("GREY", "GRAY", "WHITE", "FAKE", "TO", "ALL", "FROM")
 
 
@@ -104,6 +105,11 @@ def command(inbox, s, msg: Incoming, start: int, end: int) -> list[str]:
     out = [f"> {lines[start]}", f"  ({end - start - 1 if end < len(lines) else len(lines) - start - 1} lines)"]
     try:
         inbox._need_player(s)
+        s.press_blocks += 1
+        if s.press_blocks > MAX_BLOCKS:
+            raise GameError(f"a mail sends at most {MAX_BLOCKS} press messages; send the rest in another")
+        if refusal := inbox.limits.press_refusal(s.gid, s.player.id):
+            raise GameError(refusal)
         state = inbox.games.views.public_state(s.gid)
         spec = header(lines[start], state["variant"])
         power = inbox._power(s, [spec["sender"]] if spec["sender"] else [])
@@ -121,6 +127,8 @@ def command(inbox, s, msg: Incoming, start: int, end: int) -> list[str]:
 def reply(inbox, s, msg: Incoming) -> list[str]:
     """A reply to press message ``s.press_reply``: its whole text is press back to the group."""
     try:
+        if refusal := inbox.limits.press_refusal(s.gid, s.player.id):
+            raise GameError(refusal)
         shown = inbox.games.press.reply(s.gid, s.token, s.press_reply, tidy(msg.text), source=s.digest)
         return [f"Your reply to m{s.press_reply}: " + sent(shown)]
     except GameError as e:

@@ -3,12 +3,15 @@ it before its fix (defect 1, the revoked token's open stream, is tests/service/t
 from __future__ import annotations
 
 import pytest
+import redis
 
 from tests.security.test_net_defects import _limited
 from tests.service.gamekit import LONG, POWERS, Game, created_game, force_until, new_game
 from tests.service.sse import Stream
 from tests.service.svc_stack import wait_for
 from tests.service.test_accounts import new_account
+from workers.core.settings import Settings
+from workers.core.store import Store, new_id
 
 SIDES = [["ENGLAND", "FRANCE", "RUSSIA"], ["AUSTRIA", "GERMANY", "TURKEY"]]
 
@@ -210,3 +213,58 @@ def test_defect_14_pages_send_a_content_security_policy(api):
     assert page.status_code == 200
     policy = page.headers["Content-Security-Policy"]
     assert "default-src 'none'" in policy and "script-src" not in policy
+
+
+# ---------------------------------------------------------------- 2. press by mail, unmetered
+def _press_mail(inbox, redis_url, gid, pid, blocks: int) -> None:
+    from email.message import EmailMessage
+
+    from workers.delivery import mail as outbox
+
+    r = redis.Redis.from_url(redis_url, decode_responses=True)
+    msg = EmailMessage()
+    msg["From"], msg["Subject"] = f"france-{new_id()}@players.test", "press"
+    msg["To"] = outbox.reply_address(r, gid, pid)
+    msg.set_content("".join(f"PRESS TO GERMANY\nmessage {i}\nENDPRESS\n" for i in range(blocks)))
+    inbox.handle(msg.as_bytes())
+
+
+def _press_game(client):
+    created = client.post("/v1/games", json={"assignment": "chosen", "deadlines": LONG}).get_json()
+    gid = created["game"]["id"]
+    joined = {p: client.post(f"/v1/games/{gid}/players", json={"name": p.title(), "power": p}).get_json()
+              for p in POWERS}
+    return gid, joined["FRANCE"]["player"]["id"], joined["FRANCE"]["token"]
+
+
+def _inbox(redis_url, **limits):
+    from service.mail.commands import Inbox
+    from workers.tables.games import Games
+
+    config = Settings.from_env({"RATE_LIMITS": "on", "RATE_LIMIT_STRATEGY": "moving-window", **limits})
+    return Inbox(Games(Store(redis_url, config)))
+
+
+def test_defect_02_press_by_mail_spends_the_press_quota_of_the_api(redis_url):
+    client = _limited(redis_url, RATE_LIMIT_PRESS="4 per minute")
+    inbox = _inbox(redis_url, RATE_LIMIT_PRESS="4 per minute")
+    gid, pid, token = _press_game(client)
+    auth = {"Authorization": f"Bearer {token}"}
+    assert client.post(f"/v1/games/{gid}/press", json={"to": ["GERMANY"], "body": "by the API"},
+                       headers=auth).status_code == 201
+    _press_mail(inbox, redis_url, gid, pid, 6)
+    sent = client.get(f"/v1/games/{gid}/press", headers=auth).get_json()["messages"]
+    assert len(sent) == 4, [m["body"] for m in sent]  # the API's one and three by mail: the quota is spent
+    refused = client.post(f"/v1/games/{gid}/press", json={"to": ["GERMANY"], "body": "more"}, headers=auth)
+    assert refused.status_code == 429, refused.get_json()
+
+
+def test_defect_02_one_mail_sends_a_bounded_number_of_press_blocks(redis_url):
+    from service.mail.press import MAX_BLOCKS
+
+    client = _limited(redis_url)
+    inbox = _inbox(redis_url, RATE_LIMIT_PRESS="1000 per minute")
+    gid, pid, token = _press_game(client)
+    _press_mail(inbox, redis_url, gid, pid, 95)
+    sent = client.get(f"/v1/games/{gid}/press", headers={"Authorization": f"Bearer {token}"}).get_json()["messages"]
+    assert len(sent) == MAX_BLOCKS
