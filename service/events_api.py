@@ -34,7 +34,7 @@ from workers.tables.viewers import who
 
 from .contract import arguments, authenticate, doc, other_responses, response
 from .http import BadRequest, token
-from .live_hub import Hub, prepare
+from .live_hub import Hub, frame_for, prepare
 
 bp = Blueprint("events", __name__)
 HEARTBEAT = 15  # seconds between keep-alive comments
@@ -118,7 +118,7 @@ def stream(table: str, tid: str, audiences: Callable[[], set[str]]) -> Response:
                     if not seen:
                         break
                 cursor = entries[-1][0]
-                frames = "".join(frame for _id, to, frame, _kind in entries if to is None or to & seen)
+                frames = "".join(frame_for(entry, seen) for entry in entries)
                 if frames:  # one write for what came together
                     yield frames
         finally:

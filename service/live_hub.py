@@ -24,13 +24,22 @@ from workers.core.records import LiveEvent
 log = logging.getLogger(__name__)
 
 KEPT = 1000  # entries a feed keeps for its streams
-Prepared = tuple[str, frozenset | None, str, str]  # id, audiences (None: everyone), frame, type
+# id, its Server-Sent Events frames with who may see each (None: everyone), type
+Prepared = tuple[str, tuple[tuple[frozenset | None, str], ...], str]
 
 
 def prepare(event: LiveEvent) -> Prepared:
-    """An event as the streams use it, made once for all of them: its id, who may see it (None:
-    everyone), its Server-Sent Events frame and its type."""
-    return event.id, event.to, f"id: {event.id}\nevent: {event.type}\ndata: {event.data}\n\n", event.type
+    """An event as the streams use it, made once for all of them: its id, its frames (one per
+    audience that sees it its own way) and its type."""
+    head = f"id: {event.id}\nevent: {event.type}\ndata: "
+    if event.views:
+        return event.id, tuple((audiences, f"{head}{data}\n\n") for audiences, data in event.views), event.type
+    return event.id, ((event.to, f"{head}{event.data}\n\n"),), event.type
+
+
+def frame_for(entry: Prepared, seen: frozenset) -> str:
+    """What a stream whose viewer is in the audiences ``seen`` sends of ``entry`` ("": nothing)."""
+    return next((frame for to, frame in entry[1] if to is None or to & seen), "")
 
 
 class Feed:
@@ -64,7 +73,7 @@ class Feed:
                 self.stopped = True
                 self.changed.notify_all()
 
-    def after(self, cursor: str, timeout: float) -> list[tuple[str, frozenset | None, str]] | None:
+    def after(self, cursor: str, timeout: float) -> list[Prepared] | None:
         """The entries after ``cursor``, waiting up to ``timeout`` s for one; None when this feed cannot
         say (the cursor is older than what it keeps, or it stopped): read them from Redis."""
         at = live.order(cursor)

@@ -28,6 +28,9 @@ SUBMISSIONS = Counter("adjudication_submissions", "Submissions (orders, answers)
                       ["table", "status"])
 # endpoint -> the table whose submissions it takes
 SUBMISSION_ENDPOINTS = {"games.submit_orders": "game", "resolutions.answer": "resolution"}
+# not counted at all: how much press is sent is the players' business (a public counter would show
+# when private press was sent, docs/security.md)
+UNCOUNTED = {"press.send"}
 
 
 class QueueCollector:
@@ -61,6 +64,8 @@ def init_app(app, store) -> None:
 
     @app.after_request
     def _count(response):
+        if request.endpoint in UNCOUNTED:
+            return response
         endpoint = request.url_rule.rule if request.url_rule is not None else "unmatched"
         REQUESTS.labels(endpoint, request.method, str(response.status_code)).inc()
         LATENCY.labels(endpoint, request.method).observe(time.perf_counter() - g.get("started", time.perf_counter()))

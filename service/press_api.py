@@ -50,8 +50,8 @@ def read(game_id):
         query = schemas.PressQuerySchema().load(request.args.to_dict())
     except ValidationError as e:
         raise ValidationError(e.messages, where="query")
-    after = int(query["after"][1:]) if "after" in query else 0
-    return reply(schemas.PressSchema(), {"messages": press().read(game_id, token(), after, query.get("limit"))})
+    return reply(schemas.PressSchema(), {"messages": press().read(game_id, token(), query.get("after"),
+                                                                  query.get("limit"))})
 
 
 @bp.put("/v1/games/<game_id>/press/rules")

@@ -29,7 +29,7 @@ ACCOUNT_ID = r"^u[0-9a-f]{12}\Z"
 ABSENCE_ID = r"^a[1-9][0-9]*\Z"
 TOURNAMENT_PLAYER_ID = r"^t[1-9][0-9]{0,3}\Z"
 EVENT_ID = r"^[0-9]+-[0-9]+\Z"
-MESSAGE_ID = r"^m[0-9]{1,12}\Z"
+MESSAGE_ID = r"^m[0-9a-f]{1,24}\Z"  # random (docs/security.md); m{n} for a message stored before
 TIME_OF_DAY = r"^([01][0-9]|2[0-3]):[0-5][0-9]\Z"  # HH:MM, 24-hour (fixed_times.parse_at reads it)
 LOBBY_CURSOR = r"^[0-9]+(\.[0-9]+)?_[0-9a-f]{12}\Z"
 VARIANT_NAME = r"^[a-z0-9_]{1,40}\Z"
@@ -468,8 +468,8 @@ class SendPressSchema(Schema):
 
 
 class PressQuerySchema(Schema):
-    after = fields.String(validate=validate.Regexp(MESSAGE_ID, error="a message id such as m17"),
-                          metadata=_about("Only the messages after this one (a message id such as m17)."))
+    after = fields.String(validate=validate.Regexp(MESSAGE_ID, error="a message id such as m5f1c09a2e4b7d3c8"),
+                          metadata=_about("Only the messages after this one (a message id such as m5f1c09a2e4b7d3c8)."))
     limit = fields.Integer(validate=validate.Range(1, 1000),
                            metadata=_about("At most this many messages (the oldest of them); all if left out."))
 

@@ -84,7 +84,7 @@ class Session:
         self.player: PlayerRecord | None = None
         self.director = False
         self.digest = ""  # the message's SHA-256: where its press came from
-        self.press_reply: int | None = None  # the press message this one answers (sent to its press address)
+        self.press_reply: str | None = None  # the id of the press message this one answers (sent to its press address)
         self.account_token: str | None = None  # ACCOUNT <token>, anywhere in the message
         self.press_blocks = 0  # PRESS and BROADCAST blocks met so far (press_mail.MAX_BLOCKS)
 

@@ -130,6 +130,6 @@ def reply(inbox, s, msg: Incoming) -> list[str]:
         if refusal := inbox.limits.press_refusal(s.gid, s.player.id):
             raise GameError(refusal)
         shown = inbox.games.press.reply(s.gid, s.token, s.press_reply, tidy(msg.text), source=s.digest)
-        return [f"Your reply to m{s.press_reply}: " + sent(shown)]
+        return [f"Your reply to {s.press_reply}: " + sent(shown)]
     except GameError as e:
-        return [f"Your reply to m{s.press_reply} was refused: {e.detail}"]
+        return [f"Your reply to {s.press_reply} was refused: {e.detail}"]

@@ -2,6 +2,8 @@
 it before its fix (defect 1, the revoked token's open stream, is tests/service/test_viewers.py)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 import redis
 
@@ -10,6 +12,7 @@ from tests.service.gamekit import LONG, POWERS, Game, created_game, force_until,
 from tests.service.sse import Stream
 from tests.service.svc_stack import wait_for
 from tests.service.test_accounts import new_account
+from workers.core import keys
 from workers.core.settings import Settings
 from workers.core.store import Store, new_id
 
@@ -268,3 +271,48 @@ def test_defect_02_one_mail_sends_a_bounded_number_of_press_blocks(redis_url):
     _press_mail(inbox, redis_url, gid, pid, 95)
     sent = client.get(f"/v1/games/{gid}/press", headers={"Authorization": f"Bearer {token}"}).get_json()["messages"]
     assert len(sent) == MAX_BLOCKS
+
+
+# ---------------------------------------------------------------- 10. event ids tell of other audiences
+def test_defect_10_every_reader_of_a_message_sees_one_id_that_tells_nothing(api, inproc):
+    game = new_game(api, press={"fake_broadcast": True, "grey": "allowed", "director_reads": True})
+    streams = {p: Stream(inproc, f"{game.path}/events", game.tokens[p]) for p in ("FRANCE", "ITALY", "AUSTRIA")}
+    try:
+        fake = api.post(f"{game.path}/press", json={"to": ["ITALY", "AUSTRIA"], "body": "to all (not)",
+                                                    "fake_broadcast": True}, token=game.tokens["FRANCE"])
+        assert fake.status_code == 201, fake.text
+        seen = {p: s.take(1)[0] for p, s in streams.items()}
+    finally:
+        for s in streams.values():
+            s.close()
+    assert len({e.id for e in seen.values()}) == 1  # the sender's copy and the recipients' are one event
+    assert seen["ITALY"].data["to"] == "all" and seen["FRANCE"].data["fake_broadcast"] is True
+    for _ in range(10):  # many at once: no id counts what else happened in its millisecond
+        api.post(f"{game.path}/press", json={"to": ["GERMANY"], "body": "grey", "grey": True},
+                 token=game.tokens["ENGLAND"])
+    ids = [entry_id for entry_id, _fields in inproc.store.r.xrange(keys.events("game", game.id))]
+    assert all(i.endswith("-0") for i in ids), ids
+    assert ids == sorted(ids, key=lambda i: int(i.split("-")[0])) and len(set(ids)) == len(ids)
+
+
+# ---------------------------------------------------------------- 11. one message counter per game
+def test_defect_11_message_ids_are_random_and_reveal_no_count(api):
+    game = new_game(api)
+
+    def send(power, to, body):
+        made = api.post(f"{game.path}/press", json={"to": to, "body": body}, token=game.tokens[power])
+        assert made.status_code == 201, made.text
+        return made.json()["message"]["id"]
+
+    first = send("ITALY", ["FRANCE"], "one")
+    for power in ("ENGLAND", "GERMANY", "RUSSIA", "TURKEY"):
+        send(power, ["AUSTRIA"], "unseen by Italy")
+    second = send("ITALY", ["FRANCE"], "two")
+    for mid in (first, second):
+        assert re.fullmatch(r"m[0-9a-f]{16}", mid) and not re.fullmatch(r"m[0-9]{1,3}", mid), mid
+    later = api.get(f"{game.path}/press", token=game.tokens["ITALY"], params={"after": first}).json()["messages"]
+    assert [m["id"] for m in later] == [second]
+    probe = api.get(f"{game.path}/press", token=game.tokens["ITALY"], params={"after": "m3"})
+    assert probe.status_code == 422  # a number finds nothing: no message is numbered for readers
+    assert "/press" not in "".join(line for line in api.get("/metrics").text.splitlines()
+                                   if 'method="POST"' in line)

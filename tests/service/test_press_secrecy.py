@@ -52,12 +52,12 @@ def test_no_copy_of_a_message_anywhere_else(api, inproc, receiver, caplog, reque
     outbox_log.addHandler(kept)
     outbox_log.setLevel(logging.INFO)
     request.addfinalizer(lambda: (outbox_log.removeHandler(kept), outbox_log.setLevel(level)))
+    api.put(f"{game.path}/press/rules", json={"press": {"grey": "allowed", "director_reads": True}},
+            token=game.director)  # before the press: the director reads only what is sent while it is on
     private = api.post(f"{game.path}/press", json={"to": ["GERMANY"], "body": SECRET},
                        token=game.tokens["FRANCE"]).json()["message"]
     grey = api.post(f"{game.path}/press", json={"to": ["RUSSIA", "TURKEY"], "body": GREY, "grey": True},
                     token=game.tokens["ENGLAND"]).json()["message"]
-    api.put(f"{game.path}/press/rules", json={"press": {"grey": "allowed", "director_reads": True}},
-            token=game.director)
     game.director_action("adjudicate")
     game.wait_phase("F1901M")
 
@@ -102,6 +102,6 @@ def test_no_copy_of_a_message_anywhere_else(api, inproc, receiver, caplog, reque
         assert "ENGLAND" not in got[ADDRESS[power]].as_string() and "england@" not in got[ADDRESS[power]].as_string()
         assert GREY in got[ADDRESS[power]].get_payload(decode=True).decode()
 
-    # the director reads private press now, and still not who sent grey press
+    # the director reads the private press sent while director_reads is on, and still not who sent grey press
     seen = api.get(f"{game.path}/press", token=game.director).json()["messages"]
     assert [(m["id"], m["from"]) for m in seen] == [(private["id"], "FRANCE"), (grey["id"], None)]

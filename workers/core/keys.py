@@ -135,7 +135,7 @@ def press(gid: str) -> str:
 
 
 def press_count(gid: str) -> str:
-    """STRING: the number of the game's last message (``m{n}`` is its id)."""
+    """STRING: the number of the game's last message (its order; its public id is random)."""
     return f"{PREFIX}:game:{gid}:press:count"
 
 
@@ -146,6 +146,11 @@ def press_box(gid: str, box: str) -> str:
     return f"{PREFIX}:game:{gid}:press:box:{box}"
 
 
+def press_ids(gid: str) -> str:
+    """HASH: a message's public id -> its number (the number orders the boxes and is never shown)."""
+    return f"{PREFIX}:game:{gid}:press:ids"
+
+
 def press_sources(gid: str) -> str:
     """HASH: where a message came from (an incoming mail and its block) -> its number, so a mail
     handled twice sends its press once."""
@@ -154,7 +159,7 @@ def press_sources(gid: str) -> str:
 
 def press_keys(gid: str, powers) -> list[str]:
     """Every press key of a game whose variant has ``powers`` (they live and expire with the game)."""
-    return [press(gid), press_count(gid), press_sources(gid),
+    return [press(gid), press_count(gid), press_sources(gid), press_ids(gid),
             *(press_box(gid, box) for box in ("public", "all", "director", *powers))]
 
 

@@ -4,7 +4,7 @@ A change that clients should hear of at once calls :func:`publish` after
 MULTI, so its event is in the stream if and only if the change commits, once:
 a job re-run after a crash finds the change made and publishes nothing, a job
 killed before EXEC leaves neither.  The stream entry's id (Redis's, time-based)
-is the event's ``id``: a client that reconnects with ``Last-Event-ID`` reads
+is the event's ``id`` (always ``<ms>-0``): a client that reconnects with ``Last-Event-ID`` reads
 on from there (:func:`read`).  Entries older than :data:`KEEP` seconds are
 trimmed as new ones come, and the stream of a table that is quiet that long
 expires.
@@ -26,10 +26,18 @@ GAME = ("phase", "orders", "press", "vote", "deadline", "end", "seat")
 RESOLUTION = ("step", "answered", "resolved", "deadline")
 TYPES = {"game": GAME, "resolution": RESOLUTION}
 
-# XADD with Redis's own time, then trim by that time: no clock but the server's decides what is old
+# XADD at Redis's own time, then trim by that time: no clock but the server's decides what is old.
+# Every id is "<ms>-0", one millisecond after the last if the clock has not moved on: a sequence
+# number would count the events of the same millisecond, those of other audiences included.
 _PUBLISH = """
-local id = redis.call('XADD', KEYS[1], '*', 'type', ARGV[3], 'data', ARGV[4], 'to', ARGV[5])
-local ms = tonumber(string.match(id, '^(%d+)'))
+local now = redis.call('TIME')
+local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)[1]
+if last then
+  ms = math.max(ms, tonumber(string.match(last[1], '^(%d+)')) + 1)
+end
+local id = redis.call('XADD', KEYS[1], string.format('%d-0', ms), 'type', ARGV[3], 'data', ARGV[4],
+                      'to', ARGV[5], 'views', ARGV[6])
 redis.call('XTRIM', KEYS[1], 'MINID', '~', tostring(ms - tonumber(ARGV[1]) * 1000))
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 return id
@@ -44,13 +52,15 @@ def _script(client):
     return script
 
 
-def publish(store, pipe, table: str, tid: str, type_: str, data: dict, to: list[str] | None = None) -> None:
+def publish(store, pipe, table: str, tid: str, type_: str, data: dict | None, to: list[str] | None = None,
+            views: list[tuple[dict, list[str]]] | None = None) -> None:
     """Queue (after MULTI, in ``pipe``'s transaction) event ``type_`` of a table, seen by ``to``
-    (None: everyone who may watch the table)."""
+    (None: everyone who may watch the table); or, with ``views``, one event that each audience
+    sees as its own ``(data, audiences)`` pair shows it (one entry, one id for all of them)."""
     assert type_ in TYPES[table], type_
-    fields = LiveEvent.fields(type_, data, to)
+    fields = LiveEvent.fields(type_, data, to, views)
     _script(store.r)(keys=[keys.events(table, tid)], client=pipe,
-                     args=[KEEP, KEEP, fields["type"], fields["data"], fields["to"]])
+                     args=[KEEP, KEEP, fields["type"], fields["data"], fields["to"], fields["views"]])
 
 
 def last_id(r, table: str, tid: str) -> str:

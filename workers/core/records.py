@@ -249,16 +249,27 @@ class LiveEvent:
     type: str
     data: str  # JSON text, sent to clients as it is
     to: frozenset | None  # the audiences that may see it (None: everyone who may watch the table)
+    views: tuple = ()  # or what each audience sees: (audiences, JSON text) pairs; ``to`` is their union
 
     @classmethod
-    def fields(cls, type: str, data: dict, to) -> dict:
-        """The stream entry's fields for an event."""
-        return {"type": type, "data": json.dumps(data), "to": json.dumps(sorted(to)) if to else ""}
+    def fields(cls, type: str, data: dict | None, to, views=None) -> dict:
+        """The stream entry's fields for an event (``views``: ``(data, audiences)`` pairs)."""
+        if views:
+            to = sorted({a for _view, audiences in views for a in audiences})
+        return {"type": type, "data": json.dumps(data), "to": json.dumps(sorted(to)) if to else "",
+                "views": json.dumps([[sorted(audiences), view] for view, audiences in views]) if views else ""}
 
     @classmethod
     def restore(cls, entry_id: str, fields: dict):
-        to = fields.get("to")
-        return cls(entry_id, fields["type"], fields["data"], frozenset(json.loads(to)) if to else None)
+        to, views = fields.get("to"), fields.get("views")
+        return cls(entry_id, fields["type"], fields["data"], frozenset(json.loads(to)) if to else None,
+                   tuple((frozenset(a), json.dumps(v)) for a, v in json.loads(views)) if views else ())
+
+    def data_for(self, seen: frozenset) -> str | None:
+        """The data an audience holding ``seen`` sees (None: nothing)."""
+        if self.views:
+            return next((data for audiences, data in self.views if audiences & seen), None)
+        return self.data if self.to is None or self.to & seen else None
 
 
 @dataclass(frozen=True)
@@ -306,6 +317,8 @@ class PressMessage(Entry):
     fake_broadcast: bool = False
     hidden_to: bool = False  # a reply to grey press: its recipient is hidden from its own sender
     reply_to: int | None = None
+    id: str | None = None  # its public id: random (None: a message stored before, shown as m{n})
+    in_reply_to: str | None = None  # the public id of the message it answers
     # the sender (a reserved word in Python)
     sender: str = field(default="", metadata={"key": "from"})
 

@@ -94,21 +94,21 @@ def signed_player(r, address: str) -> tuple[str, str] | None:
     return (gid, pid) if hmac.compare_digest(sig, _sign(r, f"reply:{gid}:{pid}")) else None
 
 
-def press_address(r, gid: str, pid: str, n: int) -> str:
-    """The player's signed address for answering message ``m{n}``: mail to it is press back to that message's group."""
+def press_address(r, gid: str, pid: str, mid: str) -> str:
+    """The player's signed address for answering message ``mid`` (its public id): mail to it is press
+    back to that message's group."""
     local, _, domain = service_address().partition("@")
-    return f"{local}+{gid}-{pid}-m{n}-{_sign(r, f'press:{gid}:{pid}:{n}')}@{domain}"
+    return f"{local}+{gid}-{pid}-{mid}-{_sign(r, f'press:{gid}:{pid}:{mid}')}@{domain}"
 
 
-def signed_press(r, address: str) -> tuple[str, str, int] | None:
-    """``(game, player, message number)`` if ``address`` is a correctly signed press address, else None."""
+def signed_press(r, address: str) -> tuple[str, str, str] | None:
+    """``(game, player, message id)`` if ``address`` is a correctly signed press address, else None."""
     local = parseaddr(address)[1].partition("@")[0].lower()
     parts = local.partition("+")[2].split("-")
-    if len(parts) != 4 or not parts[2][:1] == "m" or not parts[2][1:].isdigit():
+    if len(parts) != 4 or not re.fullmatch(r"m[0-9a-f]{1,24}", parts[2]):
         return None
     gid, pid, mid, sig = parts
-    n = int(mid[1:])
-    return (gid, pid, n) if hmac.compare_digest(sig, _sign(r, f"press:{gid}:{pid}:{n}")) else None
+    return (gid, pid, mid) if hmac.compare_digest(sig, _sign(r, f"press:{gid}:{pid}:{mid}")) else None
 
 
 def mail_token(r, gid: str, pid: str) -> str:
@@ -413,10 +413,9 @@ def press(store, pipe, g: GameRecord, player: PlayerRecord, shown: dict, answers
     foot = (f"\n\n--\nA reply to this message is press to {answers}: its whole text, quotes and signature "
             "left out. For orders and commands, reply to another message from the judge.\n")
     title = f"{'Broadcast' if shown['to'] == 'all' else 'Press'} from {shown['from'] or 'an unknown power'}"
-    n = int(shown["id"][1:])
     msg = compose(player.email, subject(g, title), head + shown["body"] + foot,
-                  press_address(store.r, g.id, player.id, n))
-    mid = hashlib.sha256(f"press:{g.id}:{n}:{player.id}".encode()).hexdigest()[:32]
+                  press_address(store.r, g.id, player.id, shown["id"]))
+    mid = hashlib.sha256(f"press:{g.id}:{shown['id']}:{player.id}".encode()).hexdigest()[:32]
     queue(store, pipe, msg, mid, private=True)
 
 

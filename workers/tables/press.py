@@ -6,10 +6,10 @@ creation from a preset name or an object (:func:`rules_of`), kept in the game's 
 its view and changed by the director (audited).
 
 **Storage** (docs/redis-keys.md).  Every message is one field of the game's ``press`` hash (its
-number ``n``; its id is ``m{n}``).  Each reader's messages are indexed in a sorted set scored by
-the number: a power's *box* (the private press it sent or received), ``public`` (broadcasts) and
+number ``n``, which orders it).  Each reader's messages are indexed in a sorted set scored by
+the number (never shown: a message's id is random, ``press_ids`` maps it to its number): a power's *box* (the private press it sent or received), ``public`` (broadcasts) and
 ``all`` (every message, for a director who reads private press).  A power reads its box and
-``public``; so ``GET /press?after=m{n}`` is two range reads (O(log n + k)) and one ``HMGET``,
+``public``; so ``GET /press?after=<id>`` is two range reads (O(log n + k)) and one ``HMGET``,
 however large the game's press.  The keys live and expire with the game (``GameTable.keep``),
 and a rollback leaves them alone: each message keeps the phase it was sent in.
 
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 
 from adjudicator import diplomacy
 
@@ -65,8 +66,14 @@ def changes(settings: dict) -> list[dict]:
     return [{"at": iso(c["at"]), "press": c["press"]} for c in settings.get("press_changes", [])]
 
 
-def message_id(n: int) -> str:
-    return f"m{n}"
+def message_id(m: PressMessage) -> str:
+    """The id a reader sees: random, so it tells nothing of the messages sent in between (a message
+    stored before ids were random shows its number)."""
+    return m.id or f"m{m.n}"
+
+
+def new_message_id() -> str:
+    return "m" + secrets.token_hex(8)
 
 
 def shown(m: PressMessage, powers: set[str]) -> dict:
@@ -77,13 +84,13 @@ def shown(m: PressMessage, powers: set[str]) -> dict:
         to = None  # a reply to grey press: only its recipient, the grey sender, knows who that is
     elif m.fake_broadcast and not sender:
         to = "all"
-    view = {"id": message_id(m.n), "phase": m.phase, "sent_at": iso(m.sent_at),
+    view = {"id": message_id(m), "phase": m.phase, "sent_at": iso(m.sent_at),
             "from": m.sender if sender or not m.grey else None, "to": to, "body": m.body,
             "grey": m.grey}
     if sender and m.fake_broadcast:
         view["fake_broadcast"] = True
     if m.reply_to:
-        view["in_reply_to"] = message_id(m.reply_to)
+        view["in_reply_to"] = m.in_reply_to or f"m{m.reply_to}"
     return view
 
 
@@ -100,6 +107,7 @@ def write(pipe, gid: str, m: PressMessage, director_reads: bool) -> None:
     n = m.n
     pipe.set(keys.press_count(gid), n)
     pipe.hset(keys.press(gid), n, m.dumps())
+    pipe.hset(keys.press_ids(gid), message_id(m), n)
     for box in boxes_of(m, director_reads):
         pipe.zadd(keys.press_box(gid, box), {n: n})
 
@@ -108,11 +116,10 @@ def announce(store, pipe, g: GameRecord, m: PressMessage) -> None:
     """Queue (after MULTI) the ``press`` event: for webhooks the message's id, phase and time, never
     more; on the live streams (workers.core.live) the message as each reader sees it (:func:`readers`).
     The one place a message becomes an event."""
-    events.emit(store, pipe, "game", g.id, "press", message_id(m.n),
-                {"id": message_id(m.n), "phase": m.phase, "sent_at": iso(m.sent_at)},
+    events.emit(store, pipe, "game", g.id, "press", message_id(m),
+                {"id": message_id(m), "phase": m.phase, "sent_at": iso(m.sent_at)},
                 listeners=("webhooks",))
-    for view, audience in readers(g, m):
-        live.publish(store, pipe, "game", g.id, "press", view, to=audience)
+    live.publish(store, pipe, "game", g.id, "press", None, views=readers(g, m))  # one entry: one id for all
 
 
 def readers(g: GameRecord, m: PressMessage) -> list[tuple[dict, list[str]]]:
@@ -185,7 +192,7 @@ class Press:
 
     # ------------------------------------------------------------ send
     def send(self, gid: str, token: str | None, power: str | None, to, body: str, grey: bool | None = None,
-             fake_broadcast: bool = False, reply_to: int | None = None, hidden_to: bool = False,
+             fake_broadcast: bool = False, reply_to: PressMessage | None = None, hidden_to: bool = False,
              source: str | None = None) -> dict:
         """Send ``body`` from ``power`` (one of the token's) to ``to`` (a list of powers, or ``"all"``);
         ``grey`` None is the game's default (grey only when its press is grey only).  Returns the
@@ -208,7 +215,8 @@ class Press:
             n = int(pipe.get(keys.press_count(gid)) or 0) + 1
             m = PressMessage(n, g.phase, self.store.now(), recipients, g.seq, body,
                              rules["grey"] == "only" if grey is None else grey, fake_broadcast, hidden_to,
-                             reply_to or None, sender=power)
+                             reply_to.n if reply_to else None, new_message_id(),
+                             message_id(reply_to) if reply_to else None, sender=power)
             pipe.multi()
             write(pipe, gid, m, rules["director_reads"])
             if source:
@@ -279,29 +287,46 @@ class Press:
         others = [p for p in m.to if p not in powers]
         return ", ".join([m.sender, *others])
 
-    def reply(self, gid: str, token: str | None, n: int, body: str, source: str | None = None) -> dict:
-        """Answer message ``m{n}`` that the token's player received (a reply to its mail): press to
+    def reply(self, gid: str, token: str | None, mid: str, body: str, source: str | None = None) -> dict:
+        """Answer message ``mid`` that the token's player received (a reply to its mail): press to
         its sender and its other recipients, or to its sender alone for grey press and (fake)
         broadcasts; a reply to grey press hides its recipient from its own sender."""
         player = self.t.player_for(gid, token)
-        raw = self.r.hget(keys.press(gid), n)
+        m = self.find(gid, mid)
         powers = set(player.powers)
-        m = PressMessage.loads(raw) if raw else None
         if m is None or m.sender in powers or (m.to != "all" and not powers & set(m.to)):
-            raise NotFound(f"you received no message {message_id(n)} in game '{gid}'")
+            raise NotFound(f"you received no message {mid} in game '{gid}'")
         power = sorted(powers if m.to == "all" else powers & set(m.to))[0]
         if m.grey or m.to == "all" or m.fake_broadcast:
             to = [m.sender]
         else:
             to = sorted((set(m.to) | {m.sender}) - powers)
-        return self.send(gid, token, power, to, body, reply_to=n, hidden_to=m.grey, source=source)
+        return self.send(gid, token, power, to, body, reply_to=m, hidden_to=m.grey, source=source)
+
+    def find(self, gid: str, mid: str) -> PressMessage | None:
+        """The message whose public id is ``mid`` (None: none).  ``m{n}`` finds a message by its number
+        only if it was stored before ids were random (so no number can be probed)."""
+        n = self.r.hget(keys.press_ids(gid), mid)
+        if n is None:
+            if not re.fullmatch(r"m[0-9]{1,12}", mid):
+                return None
+            n = mid[1:]
+        raw = self.r.hget(keys.press(gid), n)
+        m = PressMessage.loads(raw) if raw else None
+        return m if m is not None and message_id(m) == mid else None
 
     # ------------------------------------------------------------ read
-    def read(self, gid: str, token: str | None, after: int = 0, limit: int | None = None) -> list[dict]:
-        """The messages after ``m{after}`` the token may read, oldest first (at most ``limit``)."""
+    def read(self, gid: str, token: str | None, after: str | None = None, limit: int | None = None) -> list[dict]:
+        """The messages after message ``after`` (an id) the token may read, oldest first (at most ``limit``)."""
         if not token:
             raise Unauthorized("this needs a player token or the director token: send 'Authorization: Bearer <token>'")
         viewer = self.t.who(gid, token)
+        start = 0
+        if after is not None:
+            found = self.find(gid, after)
+            if found is None:
+                raise Invalid(f"query.after: game '{gid}' has no message {after}", errors={"after": ["no such message"]})
+            start = found.n
         if viewer.is_director:
             powers: set[str] = set()
             boxes = ["public", "director"]  # private press sent while director_reads was on
@@ -310,7 +335,7 @@ class Press:
             boxes = [*sorted(powers), "public"]
         with self.r.pipeline(transaction=False) as pipe:
             for box in boxes:
-                pipe.zrangebyscore(keys.press_box(gid, box), f"({after}", "+inf",
+                pipe.zrangebyscore(keys.press_box(gid, box), f"({start}", "+inf",
                                    **({"start": 0, "num": limit} if limit else {}))
             found = sorted({int(n) for ns in pipe.execute() for n in ns})[:limit]
         if not found:
