@@ -796,7 +796,7 @@ class PressChangeSchema(Reply):
     press = fields.Nested(PressRulesViewSchema, required=True)
 
 
-GAME_STATUSES = ["forming", "open", "adjudicating", "paused", "finished"]
+GAME_STATUSES = ["forming", "open", "adjudicating", "paused", "halted", "finished"]
 ENDINGS = ["solo", "vote", "last_year", "director", "no_player_left"]
 
 

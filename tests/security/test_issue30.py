@@ -316,3 +316,42 @@ def test_defect_11_message_ids_are_random_and_reveal_no_count(api):
     assert probe.status_code == 422  # a number finds nothing: no message is numbered for readers
     assert "/press" not in "".join(line for line in api.get("/metrics").text.splitlines()
                                    if 'method="POST"' in line)
+
+
+# ---------------------------------------------------------------- 7. a game adjudicating for ever
+def test_defect_07_the_years_a_game_reaches_are_bounded_at_creation(api):
+    start = {"phase": "S9999M", "units": {"FRANCE": ["A PAR"]}, "centers": {"FRANCE": ["PAR"]}}
+    made = api.post("/v1/games", json={"deadlines": LONG, "start": start})
+    assert made.status_code == 422 and "body.start.phase" in made.json()["detail"], made.text
+    last = api.post("/v1/games", json={"deadlines": LONG, "start": {**start, "phase": "S3000M"}})
+    assert last.status_code == 201, last.text
+
+
+def _halted_game(api, inproc):
+    """A game whose stored position the engine refuses (as one stored before the years were bounded)."""
+    from workers.core.records import GameRecord
+
+    game = new_game(api)
+    state = force_until(game, "F1901M")
+    position = {**state["position"], "phase": "F9999M"}
+    inproc.store.r.hset(keys.game(game.id), mapping=GameRecord.encode(phase="F9999M", position=position))
+    assert game.director_action("adjudicate").status_code == 200
+    return game, wait_for(lambda: (s := game.state())["status"] == "halted" and s, 20, "the game halted")
+
+
+def test_defect_07_a_game_whose_adjudication_fails_is_halted_and_the_director_rolls_it_back(api, inproc):
+    game, halted = _halted_game(api, inproc)
+    assert halted["phase"] == "F9999M"
+    assert game.director_action("adjudicate").status_code == 409
+    entry = api.get(f"{game.path}/audit", token=game.director).json()["entries"][-1]
+    assert entry["action"] == "halted" and "F9999M" in entry["detail"]["reason"]
+    back = game.director_action("rollback", json={"seq": 1, "reason": "the engine refused"})
+    assert back.status_code == 200, back.text
+    assert game.state()["status"] == "open" and game.state()["phase"] == "S1901M"
+
+
+def test_defect_07_the_director_ends_a_halted_game(api, inproc):
+    game, _halted = _halted_game(api, inproc)
+    ended = game.director_action("end", json={"reason": "the engine refused"})
+    assert ended.status_code == 200, ended.text
+    assert game.state()["status"] == "finished"

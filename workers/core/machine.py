@@ -3,14 +3,15 @@ function that moves a record (:meth:`Diagram.transition`).
 
 A Diplomacy game (``workers.tables.games``)::
 
-    forming --start--> open --------------close (deadline, all ready, director)----> adjudicating
-       |               |  ^ \\--pause--> paused --resume--> open                          |
+    forming --start--> open --------------close (deadline, all ready, director)----> adjudicating --the engine
+       |               |  ^ \\--pause--> paused --resume--> open                          |      fails--> halted
        |               |  |                |                                            |
        |               |  +----------------+-------- next phase opens <-----------------+
        |               |                   |                                            |
        |               +--end, vote--------+--end, vote--> finished <--game over--------+
        +--start, nobody to order----------------------------------------> adjudicating
-                        rollback: open, paused or finished --> open (or adjudicating)
+                        rollback: open, paused, halted or finished --> open (or adjudicating)
+                        halted --end--> finished
 
     flags of an open phase: ``waiting`` (the deadline passed and the game waits for the
     missing orders), ``late`` (the powers that missed it: in their grace period, or waited for)
@@ -43,6 +44,7 @@ class GameStatus(StrEnum):
     OPEN = "open"
     PAUSED = "paused"
     ADJUDICATING = "adjudicating"
+    HALTED = "halted"  # its adjudication failed for good: the director rolls it back or ends it
     FINISHED = "finished"
 
 
@@ -97,7 +99,8 @@ GAME = Diagram("game", _moves({
     G.FORMING: {G.OPEN, G.ADJUDICATING},
     G.OPEN: {G.ADJUDICATING, G.PAUSED, G.FINISHED, G.OPEN},
     G.PAUSED: {G.OPEN, G.FINISHED, G.ADJUDICATING},
-    G.ADJUDICATING: {G.OPEN, G.ADJUDICATING, G.FINISHED},
+    G.ADJUDICATING: {G.OPEN, G.ADJUDICATING, G.FINISHED, G.HALTED},
+    G.HALTED: {G.OPEN, G.ADJUDICATING, G.FINISHED},
     G.FINISHED: {G.OPEN, G.ADJUDICATING},
 }))
 RESOLUTION = Diagram("resolution", _moves({

@@ -122,6 +122,7 @@ class GameRecord(Record):
     late: list | None = _field(JSON)  # the powers that missed the deadline
     overdue: list | None = _field(JSON)  # the powers waited for past the deadline and its grace
     streaks: dict = _field(JSON, factory=dict)  # power -> movement phases missed in a row (open_seat_after)
+    halted_because: str | None = _field(TEXT)  # why its adjudication failed for good (status halted)
     # the end
     winner: str | None = _field(TEXT)
     ended_by: str | None = _field(TEXT)

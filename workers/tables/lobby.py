@@ -23,7 +23,7 @@ from ..core.store import iso
 from . import press
 
 STAGES = ("forming", "started", "finished")
-STAGE_OF = {"forming": "forming", "open": "started", "paused": "started", "adjudicating": "started",
+STAGE_OF = {"forming": "forming", "open": "started", "paused": "started", "adjudicating": "started", "halted": "started",
             "finished": "finished"}
 MAX_SCAN = 2000  # ids looked at per listing before it answers with what it found and a cursor
 FIELDS = ("id", "name", "variant", "status", "phase", "settings", "created_at")

@@ -61,8 +61,8 @@ class Director:
         detail = {"reason": reason, **({"result": at_table} if at_table else {})}
 
         def change(pipe, g: GameRecord):
-            if g.status not in OPEN:
-                raise Conflict(f"game '{gid}' is {g.status}; only a game with an open phase can be ended"
+            if g.status not in (*OPEN, GameStatus.HALTED):
+                raise Conflict(f"game '{gid}' is {g.status}; only a game with an open phase (or halted) can be ended"
                                + (" (the phase is being adjudicated: try again in a moment)"
                                   if g.status == GameStatus.ADJUDICATING else ""))
             result, winner = self.ending.recorded(pipe, g, at_table or {"end": "timeout"})

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 
-from ...core import keys
+from ...core import audit, keys, live
 from ...core.machine import GAME, GameStatus
 from ...core.outcome import JobOutcome
 from ...core.records import GameRecord, HistoryEntry, decode_orders
@@ -12,7 +12,7 @@ from ...delivery import events
 from .. import absences
 from .ending import Ending
 from .seats import Seats
-from .table import GameTable, engine, seated
+from .table import MAX_YEAR, GameTable, engine, seated
 
 
 def map_links(gid: str, phase: str) -> dict:
@@ -23,6 +23,24 @@ def map_links(gid: str, phase: str) -> dict:
 class Phases:
     def __init__(self, table: GameTable, ending: Ending, votes, seats: Seats):
         self.t, self.ending, self.votes, self.seats = table, ending, votes, seats
+
+    def halt(self, gid: str, seq: int, why: str) -> JobOutcome:
+        """Phase ``seq``'s adjudication failed for good: the game is halted (its director rolls it back
+        or ends it), audited, and its watchers told."""
+        def body(pipe):
+            g = GameRecord.restore(pipe.hgetall(keys.game(gid)))
+            if g.seq != seq or g.status != GameStatus.ADJUDICATING:
+                return JobOutcome.noop("another job committed this phase")
+            pipe.multi()
+            GAME.transition(self.t.store, pipe, keys.game(gid), g, GameStatus.HALTED, halted_because=why[:500])
+            audit.record(pipe, self.t.table, gid, self.t.now(), "halted", {"seq": seq, "phase": g.phase,
+                                                                          "reason": why[:500]}, by="service")
+            live.publish(self.t.store, pipe, self.t.table, gid, "phase", {
+                "seq": seq, "phase": g.phase, "status": str(GameStatus.HALTED), "to_order": [], "deadline": None,
+                "results": None})
+            return JobOutcome.did(f"halted at {g.phase}")
+
+        return self.t.store.transact([keys.game(gid)], body)
 
     def on_deadline(self, gid: str, seq: int, deadline: int, stall: float = 0.0) -> JobOutcome:
         """The deadline job: close phase ``seq`` if ``deadline`` is still its deadline, then adjudicate it."""
@@ -108,7 +126,10 @@ class Phases:
                    "orders": orders}
         if stall:  # fault injection for the test that kills a worker mid-adjudication
             time.sleep(stall)
-        response = engine().adjudicate(request)
+        try:
+            response = engine().adjudicate(request)
+        except Exception as e:  # noqa: BLE001 - the engine is pure: what fails once fails every time
+            return self.halt(gid, seq, f"the engine refused {position['phase']}: {e}")
 
         def body(pipe):  # what it reads, in one round trip after WATCH
             pipe = ReadAhead(pipe, self.t.r, [("hgetall", keys.game(gid)), ("hvals", keys.players(gid)),
@@ -132,7 +153,7 @@ class Phases:
             ending = None
             if winner or not nxt:
                 ending = ("solo" if winner else "timeout", "solo" if winner else "last_year")
-            elif now.last_year is not None and int(nxt["phase"][1:5]) > now.last_year:
+            elif int(nxt["phase"][1:5]) > min(now.last_year or MAX_YEAR, MAX_YEAR):
                 ending = ("timeout", "last_year")  # after the last year's winter adjustments
             elif nxt["phase"].endswith("M") and not any(nxt.get("units", {}).get(p) for p in powers):
                 # no player has a unit left to move: nothing any player does can change the game,

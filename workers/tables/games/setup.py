@@ -11,7 +11,7 @@ from ...core.store import hash_token, new_id, new_token
 from ...delivery import mail, reminders
 from .. import absences, lobby, press, results
 from .seats import DEFAULT_OPEN_SEAT_AFTER, Seats
-from .table import POSITION_FIELDS, GameTable, engine, seated
+from .table import MAX_YEAR, POSITION_FIELDS, GameTable, engine, seated
 from . import mila
 from .views import Views
 
@@ -44,6 +44,9 @@ class Setup:
             field = getattr(e, "field", None)
             at = f"{where}.start" if spec.get("start") and field != "rules" else where
             raise Invalid(f"{at}.{field or 'rules'}: {e}")
+        if int(start["phase"][1:5]) > MAX_YEAR:
+            at = f"{where}.start.phase" if spec.get("start") else where
+            raise Invalid(f"{at}: {start['phase']} is past the year {MAX_YEAR}, after which every game ends")
         if spec.get("last_year") is not None and spec["last_year"] < results.count_year(start["phase"]) + 1:
             raise Invalid(f"{where}.last_year: {spec['last_year']} is before the game's first year "
                           f"{results.count_year(start['phase']) + 1}")

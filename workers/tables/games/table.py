@@ -16,6 +16,7 @@ from ..viewers import Viewer, who
 from .fixed_times import phase_seconds
 
 PHASE_KINDS = {"M": "movement", "R": "retreat", "A": "adjustment"}
+MAX_YEAR = 3000  # every game ends after this year's adjustments at the latest (the bound of last_year)
 POSITION_FIELDS = ("phase", "units", "centers", "dislodged", "contested", "retreat_options", "adjustments")
 
 
