@@ -158,7 +158,7 @@ class Map:
         self.labels()
         self.title_bar()
         self.legend()
-        return d.as_svg()
+        return xml_text(d.as_svg())
 
     def owners(self) -> dict[str, str]:
         owner = {}
@@ -562,6 +562,17 @@ class Map:
             s.append(draw.Circle(x + 14, y, 7, fill=grey, stroke="#B00020", stroke_width=1.8,
                                  stroke_dasharray="3,2"))
         g.append(s)
+
+
+# what XML 1.0 cannot hold (outside its Char production): control characters but tab, LF and CR,
+# unpaired surrogates, U+FFFE and U+FFFF
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(document: str) -> str:
+    """``document`` with every character XML cannot hold made U+FFFD: whatever a title, a name or an
+    order holds, the SVG written is well-formed."""
+    return _NOT_XML.sub("\ufffd", document)
 
 
 def _attr(value: str) -> str:

@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, Response, current_app, request
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import ValidationError, fields, validate
 
 from . import schemas
 from .contract import arguments, body, doc, other_responses, response
 from .http import load, reply
-from .schemas import Reply, Strings, _about
+from .schemas import Reply, Schema, Strings, _about
 
 bp = Blueprint("export", __name__)
 FORMATS = ("service", "mila")

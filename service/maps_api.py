@@ -3,7 +3,7 @@ stateless render of an interchange-format request."""
 from __future__ import annotations
 
 from flask import Blueprint, Response, request
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import ValidationError, fields, validate
 
 from maps import render_request
 from maps.raster import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH
@@ -12,6 +12,7 @@ from workers.tables.games import engine
 from . import boards, schemas
 from .contract import arguments, body, doc, other_responses, response
 from .http import load, problem
+from .schemas import Schema
 
 bp = Blueprint("maps", __name__)
 SVG, PNG = "image/svg+xml", "image/png"

@@ -7,11 +7,11 @@ import functools
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
-from marshmallow import Schema, fields, validate
+from marshmallow import fields, validate
 
 from adjudicator.kinds import KINDS, game_of
 
-from .schemas import Bool, Choice, Described, Name, Reply, Strings, Timestamp, _about
+from .schemas import Bool, Choice, Described, Name, Reply, Schema, Strings, Timestamp, _about
 
 DAY = 24 * 3600
 PARTICIPANT = validate.Regexp(r"^[A-Za-z0-9_.-]{1,40}\Z", error="a participant id such as USA, RED or Ann")

@@ -10,13 +10,31 @@ import re
 import time
 from datetime import datetime, timedelta, timezone
 
-from marshmallow import Schema, ValidationError, fields, validate, validates, validates_schema
+from marshmallow import Schema as _Schema
+from marshmallow import ValidationError, fields, pre_load, validate, validates, validates_schema
 
 from adjudicator.diplomacy.codes import Code
 from workers.core.store import FIRST_MOMENT, LAST_MOMENT
-from workers.core.text import CONTROL, ONE_LINE_PATTERN
+from workers.core.text import CONTROL, ONE_LINE_PATTERN, unsafe_in
 from workers.tables import press
 from workers.tables.games import fixed_times
+
+
+class Schema(_Schema):
+    """The base of every schema: no text a request holds, at any depth (a MILA record's orders too),
+    may hold what XML cannot, nor a control character but tab and line breaks (422 naming where)."""
+
+    @pre_load
+    def _safe_text(self, data, **kwargs):
+        if isinstance(data, dict):
+            for key, value in data.items():
+                found = unsafe_in({key: value})
+                if found:
+                    where, why = found
+                    raise ValidationError({where.lstrip(".").partition(".")[0].partition("[")[0]:
+                                           [f"{where.lstrip('.')}: {why}"]})
+        return data
+
 
 DAY = 24 * 3600
 # The patterns of the contract, each written once here.  They end in \Z, not $ (which also matches

@@ -3,7 +3,7 @@ slips, a board's result recorded at the table, standings (JSON and CSV), audit."
 from __future__ import annotations
 
 from flask import Blueprint, Response, current_app
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from adjudicator import scoring
 from workers.core import versions
@@ -12,7 +12,7 @@ from workers.tables.tournaments import BYE_SCORES, DEFAULT_BYE, MAX_PLAYERS, MAX
 from .contract import arguments, authenticate, bearer, body, doc, links, other_responses, response
 from .etags import conditional
 from .http import load, reply, token
-from .schemas import (POWER, POWER_NAME, AuditEntrySchema, Bool, GameOptionsSchema, Moment, Name, Reply,
+from .schemas import (POWER, POWER_NAME, AuditEntrySchema, Bool, GameOptionsSchema, Moment, Name, Reply, Schema,
                       TableResultSchema, Timestamp, _about, _Upper, json_pattern)
 
 bp = Blueprint("tournaments", __name__)

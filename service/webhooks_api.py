@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app
-from marshmallow import Schema, fields, validate
+from marshmallow import fields, validate
 
 from workers.delivery.webhooks import EVENTS, Webhooks
 from workers.tables.viewers import who
 
 from .contract import authenticate, body, declare_as, doc, documented, other_responses, response
 from .http import load, reply, token
-from .schemas import Described, Reply, Strings, Timestamp, _about
+from .schemas import Described, Reply, Schema, Strings, Timestamp, _about
 
 bp = Blueprint("webhooks", __name__)
 MAX_URL = 2000  # characters of a webhook URL (what browsers and proxies take everywhere)

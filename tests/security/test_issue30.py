@@ -2,10 +2,13 @@
 it before its fix (defect 1, the revoked token's open stream, is tests/service/test_viewers.py)."""
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 import redis
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.security.test_net_defects import _limited
 from tests.service.gamekit import LONG, POWERS, Game, created_game, force_until, new_game
@@ -355,3 +358,123 @@ def test_defect_07_the_director_ends_a_halted_game(api, inproc):
     ended = game.director_action("end", json={"reason": "the engine refused"})
     assert ended.status_code == 200, ended.text
     assert game.state()["status"] == "finished"
+
+
+# ---------------------------------------------------------------- 6. characters XML cannot hold
+XML_BREAKERS = ["\ufffe", "\uffff", "\ud800", "\udfff", "\x01", "\x00", "\x1b", "\x7f", "\x85"]
+
+
+def _refused(answer, field: str) -> bool:
+    """A 422 naming ``field``; a lone surrogate is not text at all: the JSON is refused first (400)."""
+    return answer.status_code in (400, 422) and field in answer.json()["detail"]
+
+
+@pytest.mark.parametrize("bad", XML_BREAKERS)
+def test_defect_06_a_name_xml_cannot_hold_is_refused(api, bad):
+    made = api.post("/v1/games", json={"name": f"Spring{bad}Game", "deadlines": LONG})
+    assert _refused(made, "name"), made.text
+
+
+@pytest.mark.parametrize("bad", XML_BREAKERS)
+def test_defect_06_an_order_xml_cannot_hold_is_refused_by_the_renderer(api, bad):
+    position = {"variant": "standard", "phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "centers": {},
+                "orders": {"FRANCE": [f"A PAR H{bad}"]}}
+    for form in ("svg", "png"):
+        drawn = api.post(f"/v1/render/diplomacy?format={form}", json=position)
+        assert _refused(drawn, "orders"), drawn.text
+
+
+def test_defect_06_press_and_mila_orders_xml_cannot_hold_are_refused(api):
+    game = new_game(api)
+    sent = api.post(f"{game.path}/press", json={"to": ["GERMANY"], "body": "hi\ufffe"}, token=game.tokens["FRANCE"])
+    assert sent.status_code == 422, sent.text
+    record = _mila_record(api)
+    record["phases"][0]["orders"]["FRANCE"] = ["A PAR H\x01"]
+    imported = api.post("/v1/games/import", json={"format": "mila", "game": record})
+    assert imported.status_code == 422 and "phases[0].orders.FRANCE[0]" in imported.json()["detail"], imported.text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(st.characters(codec=None, exclude_categories=()), max_size=30))
+def test_defect_06_the_renderer_writes_well_formed_xml_whatever_it_is_given(text):
+    from xml.dom import minidom
+
+    from maps.render import render_svg
+
+    position = {"variant": "standard", "phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "centers": {}}
+    svg = render_svg(position, [{"power": f"FRANCE{text}", "order": f"A PAR H{text}", "outcome": "fails",
+                                 "reason": text}], title=text)
+    minidom.parseString(svg.encode("utf-8", "surrogatepass"))  # raises on anything not well-formed
+
+
+# ---------------------------------------------------------------- 8. malformed MILA records
+def _mila_record(api) -> dict:
+    game = new_game(api)
+    force_until(game, "F1901M")
+    record = api.get(f"{game.path}/export", params={"format": "mila"}).json()
+    assert len(record["phases"]) == 2
+    return record
+
+
+def _broken(record: dict, where: list, value):
+    broken = json.loads(json.dumps(record))
+    target = broken
+    for step in where[:-1]:
+        target = target[step]
+    target[where[-1]] = value
+    return broken
+
+
+MALFORMED = [  # (where in the record, what it holds, what the 422 names)
+    (["phases"], [1, 2], "phases[0]"),
+    (["phases"], ["S1901M"], "phases[0]"),
+    (["phases", 0, "state", "centers"], {"FRANCE": 5}, "phases[0].state.centers.FRANCE"),
+    (["phases", 0, "state", "centers"], None, "phases[0].state.centers"),
+    (["phases", 1, "state", "centers"], {"FRANCE": [1, "PAR"]}, "phases[1].state.centers.FRANCE"),
+    (["phases", 0, "orders"], {"FRANCE": 5}, "phases[0].orders.FRANCE"),
+    (["phases", 0, "orders"], [["A PAR H"]], "phases[0].orders"),
+    (["phases", 0, "state", "retreats"], 5, "phases[0].state.retreats"),
+    (["phases", 0, "state", "retreats"], ["A PAR"], "phases[0].state.retreats"),
+    (["phases", 0, "state", "retreats"], "A PAR", "phases[0].state.retreats"),
+    (["phases", 0, "state", "retreats"], {"FRANCE": {"A PAR": "BUR"}}, "phases[0].state.retreats.FRANCE.A PAR"),
+    (["phases", 0, "state", "units"], {"FRANCE": "A PAR"}, "phases[0].state.units.FRANCE"),
+]
+
+
+@pytest.fixture(scope="module")
+def mila_record(request):
+    return _mila_record(request.getfixturevalue("api"))
+
+
+@pytest.mark.parametrize("where, value, named", MALFORMED)
+def test_defect_08_a_malformed_mila_record_is_a_422_naming_the_field(api, mila_record, where, value, named):
+    answer = api.post("/v1/games/import", json={"format": "mila", "game": _broken(mila_record, where, value)})
+    assert answer.status_code == 422, answer.text
+    assert f"body.game.{named}" in answer.json()["detail"], answer.json()["detail"]
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8)
+                    | st.sampled_from(["A PAR", "*A PAR", "PAR", "S1901M", "F1901M", "FRANCE", "A PAR - BUR"]),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+                        st.sampled_from(["FRANCE", "GERMANY", "A PAR", "name", "state", "units", "centers",
+                                         "retreats", "orders", "x"]) | st.text(max_size=5), inner, max_size=3),
+                    max_leaves=8)
+PLACES = st.sampled_from([["phases"], ["phases", 0], ["phases", 1], ["phases", 0, "name"], ["phases", 1, "name"],
+                          ["phases", 0, "state"], ["phases", 0, "state", "units"], ["phases", 1, "state", "units"],
+                          ["phases", 0, "state", "centers"], ["phases", 1, "state", "centers"],
+                          ["phases", 0, "state", "retreats"], ["phases", 0, "orders"], ["phases", 1, "orders"],
+                          ["phases", 0, "orders", "FRANCE"], ["phases", 0, "state", "units", "FRANCE"],
+                          ["phases", 1, "state", "centers", "FRANCE"], ["map"], ["rules"]])
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(changes=st.lists(st.tuples(PLACES, JSON), min_size=1, max_size=3))
+def test_defect_08_random_mila_records_never_get_a_5xx(api, mila_record, changes):
+    record = mila_record
+    for where, value in changes:
+        try:
+            record = _broken(record, where, value)
+        except (KeyError, IndexError, TypeError):  # an earlier change removed the place: skip it
+            continue
+    answer = api.post("/v1/games/import", json={"format": "mila", "game": record})
+    assert answer.status_code < 500, (answer.status_code, answer.text)

@@ -1,5 +1,7 @@
-"""What a one-line text (a name, a title, a mail header) may hold: no control characters and no
-line breaks of any kind (CR, LF, NEL, U+2028, U+2029 and the rest ``str.splitlines`` splits at)."""
+"""What a text may hold.  Every text a person or a record supplies (:func:`unsafe_in`): nothing XML
+cannot hold and no control character but tab and line breaks, so that every map, page and mail
+can show it.  A one-line text (a name, a title, a mail header): no control characters and no line
+breaks of any kind (CR, LF, NEL, U+2028, U+2029 and the rest ``str.splitlines`` splits at)."""
 from __future__ import annotations
 
 import re
@@ -13,3 +15,37 @@ ONE_LINE_PATTERN = r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$"
 def one_line(value: str) -> str:
     """``value`` with every run of control and line-break characters made one space."""
     return re.sub(r"\s*" + CONTROL.pattern + r"+\s*", " ", value).strip() if CONTROL.search(value) else value
+
+
+#: what no text may hold: C0 controls but tab, line feed and carriage return, DEL and the C1
+#: controls, unpaired surrogates, and U+FFFE and U+FFFF (XML 1.0 holds none of them but tab, LF, CR)
+UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def unsafe(value: str) -> str | None:
+    """What is wrong with ``value`` (None: nothing)."""
+    found = UNSAFE.search(value)
+    if found is None:
+        return None
+    return (f"U+{ord(found.group()):04X} at {found.start()}: no text holds a control character but tab and line "
+            "breaks (a name or title is one line: none at all), an unpaired surrogate, U+FFFE or U+FFFF")
+
+
+def unsafe_in(value, path: str = "") -> tuple[str, str] | None:
+    """The first text in ``value`` (JSON: strings, lists, objects and their keys) that :func:`unsafe`
+    refuses, as ``(where, why)``: ``where`` is its path under ``value`` (".name", "[2]"), or None."""
+    if isinstance(value, str):
+        problem = unsafe(value)
+        return (path, problem) if problem else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            where = f"{path}.{key}" if isinstance(key, str) and not unsafe(key) else f"{path}.<key>"
+            found = unsafe_in(key, where) or unsafe_in(item, where)
+            if found:
+                return found
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found = unsafe_in(item, f"{path}[{i}]")
+            if found:
+                return found
+    return None

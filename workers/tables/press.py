@@ -42,8 +42,8 @@ PRESETS = {"full": {}, "public": {"private": False}, "none": {"private": False, 
 MAX_BODY = 10_000
 MAX_CHANGES = 100  # changes of a game's press rules its view lists (the audit log keeps them all)
 # what a message's text may not hold: control characters but tab and line feed (a carriage return
-# is read as a line feed), the Unicode line and paragraph separators, lone surrogates
-FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+# is read as a line feed), the Unicode line and paragraph separators, lone surrogates, U+FFFE, U+FFFF
+FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
 
 
 def rules_of(spec: str | dict | None) -> dict:
@@ -155,7 +155,7 @@ def text_problem(body: str) -> str | None:
     found = FORBIDDEN.search(body)
     if found:
         return (f"a message holds no control character but tab and line breaks, and no lone surrogate "
-                f"(found U+{ord(found.group()):04X} at {found.start()})")
+                f"nor U+FFFE, U+FFFF (found U+{ord(found.group()):04X} at {found.start()})")
     return None
 
 

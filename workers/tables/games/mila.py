@@ -75,25 +75,43 @@ def to_mila(game: dict, history: list[HistoryEntry]) -> dict:
 
 
 # ---------------------------------------------------------------- reading a record
-def _position(phase: dict, where: str) -> dict:
+def _texts(value, where: str, what: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise Invalid(f"{where}: a list of {what}")
+    return list(value)
+
+
+def _per_power(value, where: str, what: str, read) -> dict:
+    """``value`` as an object of power -> ``read(item, where)`` (Invalid naming the field otherwise)."""
+    if not isinstance(value, dict):
+        raise Invalid(f"{where}: an object of power -> {what}")
+    return {power: read(item, f"{where}.{power}") for power, item in value.items()}
+
+
+def _position(phase, where: str) -> dict:
     """Our position at the start of a record's phase (raises Invalid saying where it is malformed)."""
-    state = phase.get("state")
-    name = phase.get("name")
-    if not isinstance(state, dict) or not isinstance(name, str) or not isinstance(state.get("units"), dict) \
-            or not isinstance(state.get("centers"), dict):
+    if not isinstance(phase, dict) or not isinstance(phase.get("name"), str) or not isinstance(phase.get("state"), dict):
         raise Invalid(f"{where}: a phase is {{name, state: {{units, centers, ...}}, orders}}")
-    units, dislodged = {}, {}
-    for power, found in state["units"].items():
-        if not isinstance(found, list) or not all(isinstance(u, str) for u in found):
-            raise Invalid(f"{where}.state.units.{power}: a list of units as 'A PAR'")
-        units[power] = [u for u in found if not u.startswith("*")]
-        gone = [u[1:] for u in found if u.startswith("*")]
-        if gone:
-            dislodged[power] = [{"unit": u} for u in gone]
-    options = {u: list(o) for p in (state.get("retreats") or {}).values() if isinstance(p, dict)
-               for u, o in p.items()}
-    return {"phase": name, "units": units, "centers": {p: list(c) for p, c in state["centers"].items()},
-            "dislodged": dislodged, "contested": [], "retreat_options": options, "adjustments": {}}
+    state, name = phase["state"], phase["name"]
+    found = _per_power(state.get("units"), f"{where}.state.units", "a list of units as 'A PAR'",
+                       lambda v, at: _texts(v, at, "units as 'A PAR' ('*A PAR' dislodged)"))
+    units = {power: [u for u in us if not u.startswith("*")] for power, us in found.items()}
+    dislodged = {power: [{"unit": u[1:]} for u in us if u.startswith("*")] for power, us in found.items()}
+    centers = _per_power(state.get("centers"), f"{where}.state.centers", "a list of supply centres",
+                         lambda v, at: _texts(v, at, "supply centres as 'PAR'"))
+    retreats = state.get("retreats") or {}
+    retreats = _per_power(retreats, f"{where}.state.retreats", "an object of unit -> provinces",
+                          lambda v, at: _per_power(v, at, "provinces", lambda o, at2: _texts(o, at2, "provinces")))
+    options = {unit: o for by_unit in retreats.values() for unit, o in by_unit.items()}
+    return {"phase": name, "units": units, "centers": centers, "dislodged": {p: d for p, d in dislodged.items() if d},
+            "contested": [], "retreat_options": options, "adjustments": {}}
+
+
+def _orders(phase: dict, where: str) -> dict[str, list[str]]:
+    """A record's phase's orders: power -> its orders (none, or null, for a power that gave none)."""
+    orders = _per_power(phase.get("orders") or {}, f"{where}.orders", "a list of orders",
+                        lambda v, at: _texts(v or [], at, "orders as 'A PAR - BUR'"))
+    return {power: found for power, found in orders.items() if found}
 
 
 def _same(ours: dict, theirs: dict) -> str | None:
@@ -126,10 +144,7 @@ def replay(saved: dict, rules: dict, now: float) -> tuple[list[dict], dict]:
     current = _position(phases[0], "body.game.phases[0]")
     for i, phase in enumerate(phases[:-1]):
         where = f"body.game.phases[{i}]"
-        orders = phase.get("orders") or {}
-        if not isinstance(orders, dict):
-            raise Invalid(f"{where}.orders: power -> list of orders")
-        orders = {p: list(o) for p, o in orders.items() if o}
+        orders = _orders(phase, where)
         request = {"variant": MAP, "rules": rules, **current, "orders": orders}
         try:
             response = engine().adjudicate(request)
