@@ -14,7 +14,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from flask import current_app
+from flask import current_app, g, has_request_context
 
 from adjudicator.diplomacy import initial_position
 from maps import render_svg
@@ -76,9 +76,17 @@ def title(state: dict) -> str:
     return state.get("name") or f"Game {state['id']}"
 
 
+def _drawing(kind: str) -> None:
+    """A map (``kind`` svg or png) is drawn now, not found in a cache: the request spends its render
+    quota (service/limits.py)."""
+    if has_request_context():
+        g.drawn = {*g.get("drawn", ()), kind}
+
+
 def svg(state: dict, b: Board) -> str:
     if b.adjudicated:
         return _cached_svg(_key(state, b))
+    _drawing("svg")
     return render_svg(b.position, [], title=title(state))
 
 
@@ -93,11 +101,13 @@ def _key(state: dict, b: Board) -> str:
 @lru_cache(maxsize=256)
 def _cached_svg(key: str) -> str:
     data = json.loads(key)
+    _drawing("svg")
     return render_svg(data["position"], data["results"], title=data["title"])
 
 
 @lru_cache(maxsize=48)  # about 300 KB each at 1200 pixels
 def png_of(svg_text: str, width: int) -> bytes:
     """The PNG of an SVG document: the same document draws the same picture, whatever phase it is."""
+    _drawing("png")
     return rasterize.png(svg_text, width)
 

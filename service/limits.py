@@ -25,6 +25,9 @@ meets the same Redis and gets its own 503).
 from __future__ import annotations
 
 import logging
+import os
+import threading
+from contextlib import contextmanager
 
 import math
 import time
@@ -58,10 +61,21 @@ def init_app(app, redis_url: str, config: Settings) -> Limiter | None:
             by_credential = config.credential_limits.get(endpoint, limit)
             app.view_functions[endpoint] = limiter.limit(
                 lambda anonymous=limit, known=by_credential: known if holder()[0] != "address" else anonymous)(view)
+    for endpoint, (variable, default, kind) in RENDER_LIMITS.items():
+        if endpoint in app.view_functions:  # a render counts once drawn: a cached picture costs nothing
+            app.view_functions[endpoint] = limiter.limit(
+                os.environ.get(variable, default),
+                deduct_when=lambda _response, kind=kind: kind in g.get("drawn", ()))(app.view_functions[endpoint])
     app.extensions["quota_limiter"] = limiter
     app.register_error_handler(RateLimitExceeded, _refused)
     return limiter
 
+
+# the quotas on drawing maps (endpoint -> environment variable, default), counted as the others:
+# a stateless render, and a game's map drawn (a PNG or SVG not in the cache)
+RENDER_LIMITS = {"maps.render": ("RATE_LIMIT_RENDER", "60 per minute; 1000 per day", "any"),
+                 "maps.game_map_png": ("RATE_LIMIT_PNG", "30 per minute; 500 per day", "png"),
+                 "maps.game_map_svg": ("RATE_LIMIT_SVG", "120 per minute", "svg")}
 
 # what makes credentials counts against the address whatever token is sent: each new account
 # would otherwise open a fresh quota for the next
@@ -111,7 +125,7 @@ def _refused(e: RateLimitExceeded):
     kind, _key = holder()
     endpoint = request.endpoint or ""
     named = (CREDENTIAL_LIMITS if kind != "address" and endpoint in CREDENTIAL_LIMITS else RATE_LIMITS)
-    variable = named.get(endpoint, ("RATE_LIMITS", ""))[0]
+    variable = named.get(endpoint, RENDER_LIMITS.get(endpoint, ("RATE_LIMITS",)))[0]
     current = current_app.extensions["quota_limiter"].current_limit
     resets = current.reset_at if current else time.time() + RETRY_AFTER
     wait = max(1, math.ceil(resets - time.time()))
@@ -172,3 +186,34 @@ class MailLimits:
             if not allowed:
                 return f"{what}: at most {item} (try again later)"
         return None
+
+
+class Busy(Exception):
+    """Every place in this process's render queue is taken: a 503 with ``Retry-After``."""
+
+
+class RenderQueue:
+    """The maps this process draws: ``drawing`` at once, ``waiting`` more in line, and every other
+    one refused at once (:class:`Busy`), so that a flood of renders waits in no line that the
+    health check and the game's own requests share."""
+
+    def __init__(self, drawing: int, waiting: int):
+        self.slots = threading.BoundedSemaphore(drawing)  # made after gevent's patching: waits cooperatively
+        self.lock = threading.Lock()
+        self.admitted, self.bound = 0, drawing + waiting
+
+    @contextmanager
+    def turn(self):
+        with self.lock:
+            if self.admitted >= self.bound:
+                raise Busy(f"{self.admitted} maps are being drawn or waiting here; try again in a moment")
+            self.admitted += 1
+        try:
+            with self.slots:
+                yield
+        finally:
+            with self.lock:
+                self.admitted -= 1
+
+
+RENDERS = RenderQueue(int(os.environ.get("RENDER_DRAWING", 2)), int(os.environ.get("RENDER_WAITING", 6)))

@@ -2,16 +2,20 @@
 stateless render of an interchange-format request."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, request
+import contextvars
+
+from flask import Blueprint, Response, g, request
+from gevent import monkey
+from gevent.hub import get_hub
 from marshmallow import ValidationError, fields, validate
 
 from maps import render_request
 from maps.raster import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH
 from workers.tables.games import engine
 
-from . import boards, schemas
+from . import boards, limits, schemas
 from .contract import arguments, body, doc, other_responses, response
-from .http import load, problem
+from .http import RETRY_AFTER, load, problem
 from .schemas import Schema
 
 bp = Blueprint("maps", __name__)
@@ -24,6 +28,27 @@ SVG_HEADERS = {"Content-Security-Policy": "default-src 'none'; style-src 'unsafe
 
 def svg_response(svg: str) -> Response:
     return Response(svg, mimetype=SVG, headers=SVG_HEADERS)
+
+
+def off_loop(draw, *args):
+    """``draw(*args)`` (an SVG drawn in Python: it holds the GIL and never yields) in a thread of
+    gevent's pool when the API runs under gevent, so that its loop goes on serving the other
+    requests (health first) between the drawing's turns of the GIL; here otherwise."""
+    if monkey.is_module_patched("threading"):
+        return get_hub().threadpool.apply(contextvars.copy_context().run, (draw, *args))
+    return draw(*args)
+
+
+def drawn(draw) -> Response:
+    """``draw()``'s response, drawn in its turn of the render queue (service/limits.py), or a 503
+    with Retry-After when the queue is full."""
+    try:
+        with limits.RENDERS.turn():
+            return draw()
+    except limits.Busy as e:
+        resp = problem(503, "Service Unavailable", f"the map renderer is busy: {e}")
+        resp.headers["Retry-After"] = str(RETRY_AFTER)
+        return resp
 
 
 class MapQuerySchema(schemas.PhaseQuerySchema):
@@ -54,11 +79,11 @@ def _query(schema: Schema) -> dict:
 @arguments(MapQuerySchema(exclude=["width"]))
 @response(None, 200, "The map (contracts/maps.md).",
           content={"image/svg+xml": {"schema": {"description": "An SVG document (contracts/maps.md)."}}})
-@other_responses("Invalid", "NotFound", "Unavailable")
+@other_responses("Invalid", "NotFound", "TooManyRequests", "Unavailable")
 def game_map_svg(game_id):
     query = _query(MapQuerySchema(exclude=["width"]))
     state, board = boards.board(game_id, query.get("phase"))
-    return svg_response(boards.svg(state, board))
+    return drawn(lambda: svg_response(off_loop(boards.svg, state, board)))
 
 
 @bp.get("/v1/games/<game_id>/map.png")
@@ -66,11 +91,11 @@ def game_map_svg(game_id):
      "The same map as `map.svg`, drawn as a PNG.")
 @arguments(MapQuerySchema)
 @response(None, 200, "The map.", content={"image/png": {"schema": {"description": "A PNG image."}}})
-@other_responses("Invalid", "NotFound", "Unavailable")
+@other_responses("Invalid", "NotFound", "TooManyRequests", "Unavailable")
 def game_map_png(game_id):
     query = _query(MapQuerySchema())
     state, board = boards.board(game_id, query.get("phase"))
-    return Response(boards.png(state, board, query["width"]), mimetype=PNG)
+    return drawn(lambda: Response(boards.png_of(off_loop(boards.svg, state, board), query["width"]), mimetype=PNG))
 
 
 @bp.post("/v1/render/diplomacy")
@@ -86,17 +111,22 @@ def game_map_png(game_id):
 @response(None, 200, "The map.",
           content={SVG: {"schema": {"description": "An SVG document (contracts/maps.md)."}},
                    PNG: {"schema": {"description": "A PNG image."}}})
-@other_responses("Malformed", "TooLarge", "Invalid")
+@other_responses("Malformed", "TooLarge", "Invalid", "TooManyRequests", "Unavailable")
 def render():
     query = _query(RenderQuerySchema(exclude=["phase"]))
     body = load(schemas.AdjudicateRequestSchema())
     if body["variant"] not in engine().VARIANTS:
         raise ValidationError({"variant": [f"unknown variant; one of {list(engine().VARIANTS)}"]})
-    try:
-        svg = render_request(body)
-    except engine().RequestError as e:
-        field = getattr(e, "field", None)
-        return problem(422, "Invalid position", f"{f'body.{field}' if field else 'body'}: {e}")
-    if query["format"] == "png":
-        return Response(boards.png_of(svg, query["width"]), mimetype=PNG)
-    return svg_response(svg)
+    g.drawn = {"any"}  # a stateless render is drawn every time
+
+    def draw() -> Response:
+        try:
+            svg = off_loop(render_request, body)
+        except engine().RequestError as e:
+            field = getattr(e, "field", None)
+            return problem(422, "Invalid position", f"{f'body.{field}' if field else 'body'}: {e}")
+        if query["format"] == "png":
+            return Response(boards.png_of(svg, query["width"]), mimetype=PNG)
+        return svg_response(svg)
+
+    return drawn(draw)

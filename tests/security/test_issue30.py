@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+from contextlib import ExitStack, contextmanager
 
 import pytest
 import redis
@@ -478,3 +480,65 @@ def test_defect_08_random_mila_records_never_get_a_5xx(api, mila_record, changes
             continue
     answer = api.post("/v1/games/import", json={"format": "mila", "game": record})
     assert answer.status_code < 500, (answer.status_code, answer.text)
+
+
+# ---------------------------------------------------------------- 9. rendering unmetered
+RENDER = {"variant": "standard", "phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "centers": {},
+          "orders": {"FRANCE": ["A PAR - BUR"]}}
+
+
+def test_defect_09_stateless_renders_have_a_quota(redis_url, monkeypatch):
+    monkeypatch.setenv("RATE_LIMIT_RENDER", "3 per minute")
+    client = _limited(redis_url)
+    answers = [client.post("/v1/render/diplomacy", json=RENDER) for _ in range(4)]
+    assert [a.status_code for a in answers] == [200, 200, 200, 429]
+    assert answers[-1].get_json()["quota"] == "RATE_LIMIT_RENDER" and int(answers[-1].headers["Retry-After"]) > 0
+
+
+def test_defect_09_uncached_pngs_have_a_quota_and_cached_ones_cost_nothing(redis_url, monkeypatch):
+    monkeypatch.setenv("RATE_LIMIT_PNG", "2 per minute")
+    client = _limited(redis_url)
+    created = client.post("/v1/games", json={"name": f"png quota {new_id()}"}).get_json()
+    path = f"/v1/games/{created['game']['id']}/map.png"
+    assert client.get(f"{path}?width=400").status_code == 200  # drawn
+    for _ in range(3):
+        assert client.get(f"{path}?width=400").status_code == 200  # the same picture, from the cache
+    assert client.get(f"{path}?width=401").status_code == 200  # drawn
+    refused = client.get(f"{path}?width=402")
+    assert refused.status_code == 429 and refused.get_json()["quota"] == "RATE_LIMIT_PNG"
+
+
+def test_defect_09_a_full_render_queue_answers_503_with_retry_after_and_health_answers(api, monkeypatch):
+    from service import limits
+
+    queue = limits.RenderQueue(drawing=1, waiting=1)
+    monkeypatch.setattr(limits, "RENDERS", queue)
+    with queue.turn(), ExitStack() as waiting:
+        waiting.enter_context(_turn_in_thread(queue))  # one drawing (ours), one waiting for its turn
+        busy = api.request("POST", "/v1/render/diplomacy", json=RENDER)
+        assert busy.status_code == 503 and int(busy.headers["Retry-After"]) > 0, busy.text
+        assert api.get("/v1/health").status_code == 200
+    assert api.post("/v1/render/diplomacy", json=RENDER).status_code == 200  # the queue is free again
+
+
+@contextmanager
+def _turn_in_thread(queue):
+    """A render waiting in ``queue``'s line (in a thread of its own) until the context ends."""
+    admitted, done = threading.Event(), threading.Event()
+
+    def wait():
+        with queue.lock:
+            queue.admitted += 1  # as turn() does before it waits for a slot
+        admitted.set()
+        done.wait(10)
+        with queue.lock:
+            queue.admitted -= 1
+
+    worker = threading.Thread(target=wait)
+    worker.start()
+    admitted.wait(10)
+    try:
+        yield
+    finally:
+        done.set()
+        worker.join(10)
