@@ -6,6 +6,7 @@ import json
 import re
 import threading
 from contextlib import ExitStack, contextmanager
+from urllib.parse import urlencode
 
 import pytest
 import redis
@@ -542,3 +543,83 @@ def _turn_in_thread(queue):
     finally:
         done.set()
         worker.join(10)
+
+
+# ---------------------------------------------------------------- every text of every request: no 5xx
+def _string_fields(spec: dict, schema: dict, path: tuple = (), depth: int = 0) -> list[tuple]:
+    """The paths of every string a JSON schema of openapi.yaml holds (object keys, list items as 0)."""
+    if depth > 5 or not isinstance(schema, dict):
+        return []
+    if "$ref" in schema:
+        name = schema["$ref"].rsplit("/", 1)[-1]
+        return _string_fields(spec, spec["components"]["schemas"][name], path, depth + 1)
+    found = []
+    for key in ("allOf", "oneOf", "anyOf"):
+        for part in schema.get(key, []):
+            found += _string_fields(spec, part, path, depth + 1)
+    kinds = schema.get("type") if isinstance(schema.get("type"), list) else [schema.get("type")]
+    if "string" in kinds:
+        found.append(path)
+    for name, sub in (schema.get("properties") or {}).items():
+        found += _string_fields(spec, sub, (*path, name), depth + 1)
+    if isinstance(schema.get("items"), dict):
+        found += _string_fields(spec, schema["items"], (*path, 0), depth + 1)
+    if isinstance(schema.get("additionalProperties"), dict):
+        found += _string_fields(spec, schema["additionalProperties"], (*path, "FRANCE"), depth + 1)
+    return found
+
+
+def _targets() -> list[tuple[str, str, str, tuple]]:
+    """(method, path, "body" or "query", field path) for every text a request of openapi.yaml takes."""
+    import yaml
+
+    from tests.service.svc_stack import ROOT
+
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    out = []
+    for path, ops in spec["paths"].items():
+        for method, op in ops.items():
+            if not isinstance(op, dict) or method not in ("get", "post", "put", "delete"):
+                continue
+            body = ((op.get("requestBody") or {}).get("content") or {}).get("application/json", {}).get("schema")
+            out += [(method, path, "body", f) for f in _string_fields(spec, body or {}) if f]
+            for p in op.get("parameters", []):
+                if isinstance(p, dict) and p.get("in") == "query" and p.get("name") != "token":
+                    out.append((method, path, "query", (p["name"],)))
+    return sorted(set(out), key=str)
+
+
+TARGETS = _targets()
+HOSTILE = st.one_of(st.text(max_size=20), st.sampled_from(XML_BREAKERS + ["\u2028", "\r\n", "", " " * 300, "x" * 20000]),
+                    st.lists(st.sampled_from(XML_BREAKERS + ["A PAR", "FRANCE", "é", "<&>"]), max_size=5).map("".join))
+
+
+def _nested(path: tuple, value):
+    for step in reversed(path):
+        value = [value] if step == 0 else {step: value}
+    return value
+
+
+@pytest.fixture(scope="module")
+def live_game(request):
+    return new_game(request.getfixturevalue("api"))
+
+
+def test_every_request_text_is_a_target():
+    assert len(TARGETS) > 60 and any(t[1] == "/v1/games/import" for t in TARGETS)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(target=st.sampled_from(TARGETS), text=HOSTILE, who=st.sampled_from(["anyone", "director", "FRANCE"]))
+def test_every_text_of_every_request_never_gets_a_5xx(api, live_game, target, text, who):
+    method, template, where, field = target
+    path = (template.replace("{game_id}", live_game.id).replace("{power}", "FRANCE")
+            .replace("{system}", "sum_of_squares").replace("{round_number}", "1"))
+    path = re.sub(r"\{[a-z_]+\}", "0123456789ab", path)
+    token = {"anyone": None, "director": live_game.director}.get(who, live_game.tokens["FRANCE"])
+    kw = {"json": _nested(field, text)}
+    if where == "query":  # as raw bytes: a lone surrogate as the bytes a client could send
+        path += "?" + urlencode({field[0]: text.encode("utf-8", "surrogatepass")})
+        kw = {"json": {}} if method in ("post", "put") else {}
+    answer = api.request(method.upper(), path, token=token, check=False, **kw)
+    assert answer.status_code < 500, (method, path, field, answer.status_code, answer.text[:300])
