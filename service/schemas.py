@@ -776,6 +776,11 @@ class ResultSchema(Reply):
     disbanded = Described(fields.Boolean, "A dislodged unit with no retreat, disbanded at once.")
 
 
+class SideSchema(Reply):
+    powers = Strings(required=True)
+    centers = fields.Integer(required=True)
+
+
 class ServiceResultSchema(Reply):
     class Meta:
         description = ('The result of tournament-scoring.md section 2.1, with the service\'s "concession" end '
@@ -788,6 +793,9 @@ class ServiceResultSchema(Reply):
     eliminated_year = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
     year = fields.Integer(required=True)
     conceded_to = fields.String()
+    sides = fields.List(fields.Nested(SideSchema), metadata=_about(
+        "In a variant whose players hold several powers: each seat's powers and their centres together "
+        "(the two-player game's Italy counts for the coin toss's winner from 1915)."))
 
 
 class ForkedFromSchema(Reply):
