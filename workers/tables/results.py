@@ -35,3 +35,8 @@ def build(powers: list[str], positions: list[dict], end: str, members=(), conced
     if end == "concession":
         result["conceded_to"] = conceded_to
     return result
+
+
+def scored(result: dict) -> dict:
+    """The §2.1 result alone, as ``adjudicator.scoring`` reads it: without the service's ``sides``."""
+    return {k: v for k, v in result.items() if k != "sides"}

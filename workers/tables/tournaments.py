@@ -32,6 +32,7 @@ from ..core.errors import Conflict, Invalid, NotFound
 from ..core.machine import GameStatus
 from ..core.outcome import JobOutcome
 from ..core.records import Board, GameRecord, PlayerRecord, TournamentPlayer, TournamentRecord
+from . import results
 from .viewers import who
 from ..core.store import hash_token, iso, new_id, new_token
 
@@ -500,7 +501,7 @@ class Tournaments:
         seats = {}
         if g.status == GameStatus.FINISHED:
             result = g.result
-            scores = scoring.score(system, result)
+            scores = scoring.score(system, results.scored(result))
             entry["end"] = result["end"]
             for power, pid in b.seats.items():
                 centers = result["centers"][power]

@@ -49,7 +49,7 @@ class Ending:
                                           for p, n in counts.items() if n == 0}}
         winner = at_table.get("winner") if end == "solo" else None
         try:
-            scoring.load_result(result)
+            scoring.load_result(results.scored(result))
         except scoring.ResultError as e:
             raise Invalid(f"body.result.{e.field}: {e.message}", errors={"result": [e.message]})
         if winner is not None and result["centers"].get(winner, 0) < max(result["centers"].values()):

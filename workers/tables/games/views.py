@@ -9,7 +9,7 @@ from ...core.records import HistoryEntry, decode_orders
 from ...core.errors import Conflict, Invalid, NotFound
 from ...core.machine import GameStatus
 from ...core.store import iso
-from .. import absences, press
+from .. import absences, press, results
 from .seats import Seats
 from . import mila
 from .table import GameTable, engine
@@ -129,7 +129,7 @@ class Views:
                            f"{', '.join(scoring.SYSTEMS)}")
         found = self.result(gid)
         try:
-            scores = scoring.score(system, found["result"])
+            scores = scoring.score(system, results.scored(found["result"]))
         except scoring.ResultError as e:
             raise Invalid(f"game '{gid}' cannot be scored under {system}: result.{e.field}: {e.message}")
         return {**found, "system": system, "scores": scoring.as_numbers(scores), "exact": scoring.as_exact(scores)}
