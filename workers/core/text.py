@@ -27,8 +27,8 @@ def unsafe(value: str) -> str | None:
     found = UNSAFE.search(value)
     if found is None:
         return None
-    return (f"U+{ord(found.group()):04X} at {found.start()}: no text holds a control character but tab and line "
-            "breaks (a name or title is one line: none at all), an unpaired surrogate, U+FFFE or U+FFFF")
+    return (f"U+{ord(found.group()):04X} at {found.start()}: a text holds no control character but tab and line "
+            "breaks (a name or title is one line: none at all), no unpaired surrogate, no U+FFFE or U+FFFF")
 
 
 def unsafe_in(value, path: str = "") -> tuple[str, str] | None:
