@@ -142,6 +142,28 @@ def adjudicate():
     return reply(schemas.AdjudicationSchema(), result)
 
 
+@api.post("/v1/bots/diplomacy/orders")
+@doc("botOrders", ["stateless"], "The bot's orders for one power (stateless)",
+     "Takes a position in the interchange format (its orders, if any, are ignored), a power and an optional seed "
+     "(the same seed gives the same orders), and answers the orders the service's bot gives that power in that "
+     "phase: moves, retreats, builds or disbands, every one valid (docs/bots.md). An empty list when the power "
+     "has nothing to order.")
+@body(schemas.BotOrdersRequestSchema)
+@response(schemas.BotOrdersSchema, 200, "The power's orders.")
+@other_responses("Malformed", "TooLarge", "Invalid")
+def bot_orders():
+    """The bot's orders for a power (docs/bots.md), stateless."""
+    body = load(schemas.BotOrdersRequestSchema())
+    if body["variant"] not in engine().VARIANTS:
+        raise ValidationError({"variant": [f"unknown variant; one of {list(engine().VARIANTS)}"]})
+    try:
+        orders = engine().bot_orders(body, body["power"], seed=body.get("seed"))
+    except engine().RequestError as e:
+        field = getattr(e, "field", None)
+        return problem(422, "Invalid position", f"{f'body.{field}' if field else 'body'}: {e}")
+    return reply(schemas.BotOrdersSchema(), {"orders": orders})
+
+
 # ---------------------------------------------------------------- contract
 @api.get("/openapi.yaml")
 @doc("getSpec", ["service"], "This document")

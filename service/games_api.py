@@ -126,6 +126,21 @@ def open_seat(game_id, power):
     return reply(schemas.GameSchema(), games().director.open_seat(game_id, token(), power.upper(), body["reason"]))
 
 
+@bp.post("/v1/games/<game_id>/seats/<power>/bot")
+@doc("botSeat", ["director"], "Hand a seat to the bot (director)",
+     "The bot plays the power from the open phase on (what its player stored for it is dropped), every phase, "
+     "until someone takes the seat over (POST /v1/games/{id}/players with the power), which ends the bot's "
+     "play at once. A seat held by a player opens (its token gets 401); a power nobody plays gets a seat. A "
+     "phase whose only powers left to order are the bot's closes when the others are ready. 409 before the "
+     "start, after the end, or for a seat the bot plays already.")
+@authenticate("directorToken")
+@response(schemas.GameSchema, 200, "The game.")
+@other_responses("Unavailable", "Unauthorized", "Forbidden", "NotFound", "Conflict")
+def bot_seat(game_id, power):
+    games().seats.to_bot(game_id, token(), power.upper())
+    return reply(schemas.GameSchema(), games().views.public_state(game_id))
+
+
 @bp.post("/v1/games/<game_id>/seats/<power>/leave")
 @doc("leaveSeat", ["games"], "Leave the game (the seat's player); the seat opens for a replacement")
 @authenticate("playerToken")

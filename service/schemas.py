@@ -309,7 +309,7 @@ class GameOptionsSchema(Schema):
     name = Name()
     rules = fields.Nested(RulesSchema)
     deadlines = fields.Nested(DeadlinesSchema)
-    missed_orders = fields.String(validate=validate.OneOf(["hold", "wait"]))
+    missed_orders = fields.String(validate=validate.OneOf(["hold", "wait", "bot"]))
     last_year = fields.Integer(strict=True, validate=validate.Range(1901, 3000))
     draw_subsets = Bool()
     civil_disorder_vote = fields.String(validate=validate.OneOf(["yes", "no"]))
@@ -333,14 +333,35 @@ class VariantName(fields.String):
         return {"type": "string", "enum": list(_variants())}
 
 
+class Bots(fields.Field):
+    """The powers the bot plays from the start: a list of powers, or "fill" (every seat left empty)."""
+
+    def openapi(self, ref) -> dict:
+        return {"description": 'Powers the bot plays from the start (each with the rest of its player\'s seat), '
+                               'or "fill": every seat left empty when the game starts. A game with bots starts with '
+                               "the humans it has (the director's POST .../start, or once every seat left to "
+                               "players is taken); anyone may take a bot's seat over later.",
+                "oneOf": [{"type": "string", "enum": ["fill"]},
+                          {"type": "array", "minItems": 1, "items": {"type": "string"}}]}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if value == "fill":
+            return value
+        if isinstance(value, list) and value and all(isinstance(p, str) for p in value):
+            return sorted({p.translate(_ASCII_UPPER) for p in value})
+        raise ValidationError('a non-empty list of powers, or "fill"')
+
+
 class CreateGameSchema(Schema):
     name = Name(load_default="")
     variant = VariantName(load_default="standard", metadata=_about("One of GET /v1/variants."))
     rules = fields.Nested(RulesSchema, load_default=dict)
     deadlines = fields.Nested(DeadlinesSchema, load_default=dict)
     assignment = fields.String(load_default="random", validate=validate.OneOf(["random", "chosen"]))
-    missed_orders = fields.String(load_default="hold", validate=validate.OneOf(["hold", "wait"]), metadata=_about(
-        "hold = civil disorder at the deadline; wait = the phase waits for every power's orders."))
+    missed_orders = fields.String(load_default="hold", validate=validate.OneOf(["hold", "wait", "bot"]), metadata=_about(
+        "hold = civil disorder at the deadline; wait = the phase waits for every power's orders; bot = the bot "
+        "orders, for that phase, each power without orders at the deadline (after any grace period); the miss "
+        "still counts on its player's record (docs/bots.md)."))
     grace = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 30 * DAY), metadata=_about(
         "Seconds the phase waits after its deadline for powers without orders (told by a late notice); then "
         "missed_orders applies. 0 = no grace period."))
@@ -363,6 +384,10 @@ class CreateGameSchema(Schema):
     open_seat_after = fields.Integer(strict=True, allow_none=True, validate=validate.Range(1, 100), metadata=_about(
         "A seat opens for a replacement when its power misses orders in this many movement phases in a row; "
         "null never.", default=2))
+    bots = Bots()
+    bot_vote = fields.String(validate=validate.OneOf(["members", "yes", "no"]), metadata=_about(
+        "How a power the bot plays votes: members = yes on a draw that includes it (or a concession to it), no "
+        "on any other; yes or no = always.", default="members"))
 
     @validates("variant")
     def _known_variant(self, value, **kwargs):
@@ -604,6 +629,29 @@ class OptionsRequestSchema(AdjudicateRequestSchema):
         exclude = ("orders",)
 
 
+class Seed(fields.Field):
+    """What makes the bot repeatable: an integer or a string."""
+
+    def openapi(self, ref) -> dict:
+        return {"description": "The same seed gives the same orders; left out, one is drawn.",
+                "oneOf": [{"type": "integer"}, {"type": "string", "maxLength": 100}]}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool) or not isinstance(value, (int, str)) or len(str(value)) > 100:
+            raise ValidationError("an integer or a string of at most 100 characters")
+        return value
+
+
+class BotOrdersRequestSchema(AdjudicateRequestSchema):
+    """A position in the interchange format (its orders, if any, are ignored), the power and a seed."""
+
+    class Meta:
+        component = "BotOrdersRequest"
+
+    power = _Upper(required=True, validate=validate.Length(max=40), metadata=_about("Case-insensitive."))
+    seed = Seed()
+
+
 # ---------------------------------------------------------------- responses
 # Dumped, never loaded: "required" says what every answer holds, and the metadata (formats,
 # descriptions, enums of values the service writes) is for the contract alone.
@@ -746,6 +794,7 @@ class SeatSchema(Reply):
                        required=True, allow_none=True)
     open = Described(fields.Boolean, "Open to take over (POST /v1/games/{id}/players with the power).",
                      required=True)
+    bot = Described(fields.Boolean, "The bot plays it (an open seat) until someone takes it over.")
     since = Timestamp("When it opened, or when its player took it.", required=True, allow_none=True)
 
 
@@ -833,7 +882,7 @@ class GameSchema(Reply):
     rules = fields.Dict()
     deadlines = fields.Nested(DeadlinesSchema)
     assignment = Choice(["random", "chosen"])
-    missed_orders = Choice(["hold", "wait"])
+    missed_orders = Choice(["hold", "wait", "bot"])
     seat_count = Described(fields.Integer, "How many players the game seats.")
     seats = fields.List(fields.Nested(SeatSchema), required=True, metadata=_about(
         "Every power of the variant, with its player (null if none) and whether its seat is open to take over."))
@@ -868,6 +917,8 @@ class GameSchema(Reply):
     press_changes = fields.List(fields.Nested(PressChangeSchema), metadata=_about(
         "When the director changed the press rules, and to what: director_reads shows the director only the "
         "private press sent while it is on."))
+    bots = Strings("Powers whose seat the bot plays now (the history says in which phases it gave orders).")
+    bot_vote = Choice(["members", "yes", "no"])
 
 
 class AbsenceSchema(Reply):
@@ -946,6 +997,7 @@ class HistoryEntrySchema(Reply):
     results = fields.List(fields.Nested(ResultSchema), required=True)
     next_phase = fields.String(allow_none=True)
     superseded = fields.Nested(SupersededSchema, allow_none=True)
+    bots = Strings("Powers whose orders the bot gave in this phase (null when none).", allow_none=True)
 
 
 class HistorySchema(Reply):
@@ -958,6 +1010,11 @@ class GameExportSchema(Reply):
     phases = fields.List(fields.Nested(HistoryEntrySchema), required=True)
     exported_at = Timestamp(required=True)
     expires_at = Timestamp("When the game expires; null while it is being played.", required=True, allow_none=True)
+
+
+class BotOrdersSchema(Reply):
+    orders = Strings("The power's orders: one a unit, or its retreats, builds or disbands; [] if none.",
+                     required=True)
 
 
 class AdjudicationSchema(Reply):

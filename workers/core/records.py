@@ -123,6 +123,7 @@ class GameRecord(Record):
     overdue: list | None = _field(JSON)  # the powers waited for past the deadline and its grace
     streaks: dict = _field(JSON, factory=dict)  # power -> movement phases missed in a row (open_seat_after)
     halted_because: str | None = _field(TEXT)  # why its adjudication failed for good (status halted)
+    bots: list = _field(JSON, factory=list)  # the powers to order that the bot plays in this phase (a bot's seat)
     # the end
     winner: str | None = _field(TEXT)
     ended_by: str | None = _field(TEXT)
@@ -231,6 +232,7 @@ class PlayerRecord(Entry):
     # a retired seat: an open one that was taken
     retired: bool = False
     replaced_by: str | None = None
+    bot: bool = False  # an open seat the bot plays until someone takes it over
 
     @property
     def holds(self) -> bool:
@@ -352,6 +354,7 @@ class HistoryEntry(Entry):
     counted: dict | None = None  # account -> {counter: n}, what the phase counted (a rollback takes it back)
     streaks_before: dict | None = None
     superseded: Any = None  # the rollback that superseded it
+    bots: list | None = None  # the powers whose orders the bot gave
 
     def public(self) -> dict:
         """What the history and the export show of it (not what it counted)."""

@@ -83,6 +83,10 @@ class Settings:
     deadline_threads: int = env("DEADLINE_THREADS", 4)  # deadlines of a batch taken at once
     # fault injection for the tests that kill a worker mid-step
     fault_stall_seconds: float = env("ADJ_FAULT_STALL_SECONDS", 0.0)
+    # the bot's budget (adjudications a movement phase, docs/bots.md): in a phase closed at its deadline
+    # (the deadline's own job, where many games may share the second), and in any other
+    bot_deadline_budget: int = env("BOT_DEADLINE_BUDGET", 50)
+    bot_budget: int = env("BOT_BUDGET", 400)
     # worker and scheduler processes
     job_heartbeat_ttl: int = env("JOB_HEARTBEAT_TTL", 10)
     maintenance_interval: int = env("WORKER_MAINTENANCE_INTERVAL", 5)

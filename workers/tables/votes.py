@@ -4,7 +4,8 @@ A player proposes, for one of its surviving powers, a draw (among all
 survivors, DIAS; or a named subset if the game allows it) or a concession to
 one surviving power; the proposing power's vote is yes.  Every surviving
 power votes; a power without a player (civil disorder) counts as the game's
-``civil_disorder_vote`` says ("yes": never stands in the way, "no": blocks).
+``civil_disorder_vote`` says ("yes": never stands in the way, "no": blocks), and
+one the bot plays as :meth:`Votes.bot_ballot` says.
 A proposal passes when every voter has voted yes, which ends the game in the
 same transaction; it lapses when its phase is adjudicated (or the game is
 rolled back or ended otherwise).
@@ -49,12 +50,24 @@ class Votes:
         centers = g.position["centers"]
         return sorted(p for p, cs in centers.items() if cs)
 
-    def _voting(self, pipe, g: GameRecord) -> tuple[list[str], list[str]]:
-        """(surviving powers, those of them in civil disorder)."""
+    def _voting(self, pipe, g: GameRecord) -> tuple[list[str], list[str], list[str]]:
+        """(surviving powers, those of them in civil disorder, those the bot plays)."""
         survivors = self._survivors(g)
-        seated = {p for player in PlayerRecord.loads_all(pipe.hvals(keys.players(g.id))) if not player.open
-                  for p in player.powers}  # a seat open for a replacement has nobody to vote
-        return survivors, [p for p in survivors if p not in seated]
+        players = PlayerRecord.loads_all(pipe.hvals(keys.players(g.id)))
+        seated = {p for player in players if not player.open for p in player.powers}
+        bots = {p for player in players if player.bot for p in player.powers}
+        # a seat open for a replacement has nobody to vote, unless the bot plays it
+        return (survivors, [p for p in survivors if p not in seated and p not in bots],
+                [p for p in survivors if p in bots])
+
+    @staticmethod
+    def bot_ballot(g: GameRecord, proposal: Proposal, power: str) -> str:
+        """The bot's vote for ``power``: yes on a draw that includes it (or a concession to it), no on
+        any other, unless the game's ``bot_vote`` says always ``yes`` or ``no``."""
+        rule = g.settings.get("bot_vote", "members")
+        if rule != "members":
+            return rule
+        return "yes" if power in (proposal.members or []) or proposal.to == power else "no"
 
     @staticmethod
     def _votable(g: GameRecord) -> None:
@@ -76,7 +89,7 @@ class Votes:
         def body(pipe):
             g = self.t.load(pipe, gid)
             self._votable(g)
-            survivors, _cd = self._voting(pipe, g)
+            survivors, _cd, _bots = self._voting(pipe, g)
             if power not in survivors:
                 raise Conflict(f"{power} owns no supply centre; only a surviving power may propose")
             settings = g.settings
@@ -131,10 +144,11 @@ class Votes:
             if proposal.status != "open":
                 raise Conflict(f"proposal '{pid}' has {proposal.status}; it takes no more votes")
             self._votable(g)
-            survivors, cd = self._voting(pipe, g)
+            survivors, cd, bots = self._voting(pipe, g)
             if power not in survivors:
                 raise Conflict(f"{power} owns no supply centre; only surviving powers vote")
-            ballots = pipe.hgetall(keys.ballots(gid, pid)) | {power: vote}
+            ballots = pipe.hgetall(keys.ballots(gid, pid)) | {p: self.bot_ballot(g, proposal, p) for p in bots}
+            ballots[power] = vote
             cd_vote = g.settings.get("civil_disorder_vote", "yes")
             passed = all(ballots.get(p) == "yes" or (p in cd and cd_vote == "yes" and p not in ballots)
                          for p in survivors)

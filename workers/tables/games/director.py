@@ -11,7 +11,7 @@ from ...core.store import iso
 from .ending import Ending
 from .seats import DEFAULT_OPEN_SEAT_AFTER, Seats
 from .setup import Setup
-from .table import POSITION_FIELDS, GameTable, seated
+from .table import POSITION_FIELDS, GameTable, played_by_bot, seated, waits_for
 from .views import Views, public_rules
 
 OPEN = (GameStatus.OPEN, GameStatus.PAUSED)
@@ -38,7 +38,7 @@ class Director:
         def change(pipe, g: GameRecord):
             if g.status == GameStatus.PAUSED and g.to_order:
                 pipe.watch(keys.ready(gid, g.seq))
-                if set(g.to_order) <= set(pipe.smembers(keys.ready(gid, g.seq))):
+                if waits_for(g) <= set(pipe.smembers(keys.ready(gid, g.seq))):
                     pipe.multi()
                     self.t.close(pipe, g, "every power was ready")
                     return
@@ -125,7 +125,7 @@ class Director:
             pipe.hset(keys.game(gid), mapping=GameRecord.encode(winner=None, ended_by=None, ended_at=None,
                                                                 result=None, branch=g.branch + 1, streaks=streaks))
             position = {k: target.position[k] for k in POSITION_FIELDS if k in target.position}
-            self.t.open_phase(pipe, g, g.seq + 1, position, seated(players))
+            self.t.open_phase(pipe, g, g.seq + 1, position, seated(players), bots=played_by_bot(players))
             detail["superseded"] = [h.seq for h in superseded]
 
         return self._act(gid, token, "rollback", detail, change)

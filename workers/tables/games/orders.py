@@ -8,7 +8,7 @@ from ...core.machine import GameStatus
 from ...core.records import GameRecord, encode_orders
 from .. import viewers
 from ...core.store import iso
-from .table import GameTable, engine
+from .table import GameTable, engine, waits_for
 
 
 class Orders:
@@ -33,7 +33,7 @@ class Orders:
 
     def _maybe_close_waiting(self, pipe, g: GameRecord, submitted: set[str]) -> None:
         """In a game whose phases wait for missing orders: close once all are in."""
-        if g.status == GameStatus.OPEN and (g.waiting or g.late) and set(g.late or g.to_order) <= submitted:
+        if g.status == GameStatus.OPEN and (g.waiting or g.late) and set(g.late or waits_for(g)) <= submitted:
             self.t.close(pipe, g, "deadline, then the last missing orders")
 
     def _tell(self, pipe, g: GameRecord, **change) -> None:
@@ -156,7 +156,7 @@ class Orders:
             else:
                 pipe.srem(keys.ready(gid, g.seq), *mine)
             self._tell(pipe, g, powers=sorted(mine), ready=ready)
-            if ready and to_order <= now_ready and g.status == GameStatus.OPEN:  # paused: at the resume
+            if ready and waits_for(g) <= now_ready and g.status == GameStatus.OPEN:  # paused: at the resume
                 self.t.close(pipe, g, "every power was ready")
             return {"phase": g.phase, "ready": sorted(now_ready & to_order), "powers": sorted(mine),
                     "without_orders": unordered}

@@ -12,7 +12,7 @@ from ...delivery import events
 from .. import absences
 from .ending import Ending
 from .seats import Seats
-from .table import MAX_YEAR, GameTable, engine, seated
+from .table import MAX_YEAR, GameTable, engine, played_by_bot, seated
 
 
 def map_links(gid: str, phase: str) -> dict:
@@ -77,10 +77,11 @@ class Phases:
         """At the deadline of an open phase (reads, then MULTI): move it to the return of an absent
         power without orders (absence effect ``extend``), or tell the late powers
         (``deadline_passed``) and give them the grace period, or apply the missed-orders policy
-        (``wait``).  True when the phase closes now (units without orders hold)."""
+        (``wait``).  True when the phase closes now (units without orders hold, or the bot orders
+        them: :meth:`ordered_by_bot`)."""
         gid, seq, settings = g.id, g.seq, g.settings
         submitted = set(pipe.hgetall(keys.orders(gid, seq)))
-        missing = [p for p in g.to_order if p not in submitted]
+        missing = [p for p in g.to_order if p not in submitted and p not in g.bots]  # the bot is never late
         away = absences.covering(pipe, gid, missing, deadline)
         late = [p for p in missing if p not in away]
         first = not g.late
@@ -108,6 +109,20 @@ class Phases:
             self.t.store, pipe, keys.game(g.id), g, deadline=deadline, **changes,
             deadline_job=self.t.store.schedule_deadline(pipe, self.t.table, g.id, g.seq, deadline)), why)
 
+    def ordered_by_bot(self, g: GameRecord, orders: dict) -> dict[str, list[str]]:
+        """The orders the bot gives in the closed phase of ``g`` (``orders``: the powers' own): for each
+        power to order without orders that the bot plays (``g.bots``, frozen when the phase closed), or
+        that missed the deadline of a game whose ``missed_orders`` is ``bot``.  Seeded by (game, phase
+        number, power), so a re-run of the job gives the same; a phase closed at its deadline, which
+        may be many games' at once, gets the smaller budget (docs/bots.md)."""
+        at_deadline = g.closed_by.startswith("deadline")
+        missed = at_deadline and g.settings["missed_orders"] == "bot"
+        powers = [p for p in g.to_order if p not in orders and (p in g.bots or missed)]
+        settings = self.t.store.settings
+        budget = settings.bot_deadline_budget if at_deadline else settings.bot_budget
+        position = self.t.full(g, g.position)
+        return {p: engine().bot_orders(position, p, seed=f"{g.id}:{g.seq}:{p}", budget=budget) for p in powers}
+
     def advance(self, gid: str, seq: int, stall: float = 0.0, closed: tuple | None = None) -> JobOutcome:
         """Adjudicate phase ``seq`` of game ``gid`` exactly once; returns what happened.  ``closed``:
         the record and the orders of the phase this job has just closed (its attempt counted)."""
@@ -120,6 +135,8 @@ class Phases:
             g, submitted = closed
         position = g.position
         orders = {p: decode_orders(o) for p, o in submitted.items()}
+        by_bot = self.ordered_by_bot(g, orders)
+        orders |= by_bot
         request = {"variant": g.variant, "rules": g.rules, "phase": position["phase"],
                    "units": position.get("units", {}), "centers": position.get("centers", {}),
                    "dislodged": position.get("dislodged", {}), "contested": position.get("contested", []),
@@ -141,13 +158,13 @@ class Phases:
                 return JobOutcome.noop("another job committed this phase")
             players = self.t.players(pipe, gid)  # seats may change while it adjudicates: watched
             powers = seated(players)
-            tally = self.seats.tally(pipe, now, set(orders), players)
+            tally = self.seats.tally(pipe, now, set(orders) - set(by_bot), players)  # a miss counts
             record = HistoryEntry(
                 seq, position["phase"], now.closed_by, now.attempts or 1,
                 {k: v for k, v in request.items() if k not in ("orders", "rules")}
                 | {k: position[k] for k in ("retreat_options", "adjustments") if position.get(k)},
                 orders, response["results"], (response.get("next") or {}).get("phase"), iso(self.t.now()),
-                tally.counted, now.streaks or {})
+                tally.counted, now.streaks or {}, bots=sorted(by_bot) or None)
             nxt = response.get("next")
             winner = response.get("winner")
             ending = None
@@ -170,13 +187,15 @@ class Phases:
             self.votes.lapse(pipe, gid, lapsing, f"{position['phase']} was adjudicated")
             events.emit(self.t.store, pipe, self.t.table, gid, "phase_adjudicated", str(seq),
                         {"seq": seq, "phase": position["phase"], "results": response["results"],
-                         "next_phase": record.next_phase, "map": map_links(gid, position["phase"])},
+                         "next_phase": record.next_phase, "map": map_links(gid, position["phase"]),
+                         "bots": record.bots or []},
                         listeners=heard)
             if ending:
                 self.ending.finish(pipe, now, result, ending[1], nxt, winner=winner)
             else:
                 players = self.seats.gain_joining(pipe, now, players, nxt)
-                self.t.open_phase(pipe, now, seq + 1, nxt, seated(players), reader=pipe)
+                self.t.open_phase(pipe, now, seq + 1, nxt, seated(players), reader=pipe,
+                                 bots=played_by_bot(players))
             return JobOutcome.did(f"committed {position['phase']}")
 
         return self.t.store.transact([keys.game(gid), keys.players(gid), events.game_hooks(gid)], body)

@@ -49,6 +49,14 @@ class Tally:
                 mine[name] = mine.get(name, 0) + n
 
 
+def group_of(variant: str, power: str) -> list[str]:
+    """The powers one player of ``variant`` plays with ``power`` (404 for a power no player can play)."""
+    group = next((grp for grp in engine().variant_info(variant)["players"] if power in grp), None)
+    if group is None:
+        raise NotFound(f"no player plays a power '{power}' in this variant")
+    return list(group)
+
+
 class Seats:
     def __init__(self, table: GameTable):
         self.t = table
@@ -61,7 +69,7 @@ class Seats:
         for power in engine().variant_info(g.variant)["powers"]:
             p = by_power.get(power)
             out.append({"power": power, "player": p.name if p and p.holds else None,
-                        "open": bool(p and p.open),
+                        "open": bool(p and p.open), "bot": bool(p and p.bot),
                         "since": iso(p.since if p.open else p.joined_at) if p else None})
         return out
 
@@ -114,12 +122,13 @@ class Seats:
         return player
 
     def open_seat(self, pipe, g: GameRecord, player: PlayerRecord, token_hashes: list[str], cause: str,
-                  reason: str, by: str) -> None:
-        """Queue (after MULTI): ``player``'s seat is open; its tokens stop working, its name, address
-        and account are dropped (kept in the audit entry, the account as ``left_account``)."""
+                  reason: str, by: str, bot: bool = False) -> None:
+        """Queue (after MULTI): ``player``'s seat is open (``bot``: and the bot plays it); its tokens
+        stop working, its name, address and account are dropped (kept in the audit entry, the account
+        as ``left_account``)."""
         now = self.t.now()
         entry = PlayerRecord(player.id, player.powers, player.joined_at, open=True, since=now, cause=cause,
-                             reason=reason, left_account=player.account)
+                             reason=reason, left_account=player.account or player.left_account, bot=bot)
         pipe.hset(keys.players(g.id), player.id, entry.dumps())
         if token_hashes:
             pipe.hdel(keys.tokens(g.id), *token_hashes)
@@ -128,6 +137,35 @@ class Seats:
                   "account": player.account, "cause": cause, "reason": reason}
         audit.record(pipe, self.t.table, g.id, now, "seat_opened", detail, by=by)
         self.announce(pipe, g, player.powers, True, cause, f"open-{player.id}", since=now)
+
+    # ------------------------------------------------------------ the bot
+    def to_bot(self, gid: str, token: str | None, power: str) -> None:
+        """The director hands the seat of ``power`` to the bot (docs/bots.md): a held seat opens, an
+        open one stays open, a power nobody plays gets a seat; the bot plays it from the open phase
+        on (what its player stored for it is dropped) until someone takes it over."""
+        def body(pipe):
+            g = self.t.load(pipe, gid)
+            self.t.check_director(g, token)
+            if g.status in (GameStatus.FORMING, GameStatus.FINISHED):
+                raise Conflict(f"game '{gid}' is {g.status}; only a seat of a game in play can be handed to "
+                               "the bot (a forming game takes 'bots' when it is created)")
+            players = self.t.players(pipe, gid)
+            seat = next((p for p in players if not p.retired and power in p.powers), None)
+            if seat is None:
+                seat = PlayerRecord(f"p{len(players) + 1}", group_of(g.variant, power), self.t.now())
+            elif seat.bot:
+                raise Conflict(f"the bot already plays {power} in game '{gid}'")
+            hashes = self._tokens_of(pipe, gid, seat.id) if seat.holds else []
+            ready = set(pipe.smembers(keys.ready(gid, g.seq)))
+            handed = [p for p in seat.powers if p in g.to_order and p not in g.bots]
+            pipe.multi()
+            self.open_seat(pipe, g, seat, hashes, "bot", "handed to the bot", by="director", bot=True)
+            if g.status in (GameStatus.OPEN, GameStatus.PAUSED) and handed:
+                pipe.hdel(keys.orders(gid, g.seq), *handed)  # the bot orders it now
+                pipe.srem(keys.ready(gid, g.seq), *handed)
+                self.t.bots_play(pipe, g, g.bots + handed, ready - set(handed))
+
+        self.t.store.transact([keys.game(gid), keys.players(gid), keys.tokens(gid)], body)
 
     # ------------------------------------------------------------ taking over
     def take(self, gid: str, name: str, power: str | None, email: str | None,
@@ -152,10 +190,14 @@ class Seats:
             pid = f"p{len(players) + 1}"
             player = PlayerRecord(pid, seat.powers, now, name, email or None, account or None, took_over=seat.id)
             still_open = any(p.open for p in players if p.id != seat.id)
+            playing = g.status in (GameStatus.OPEN, GameStatus.PAUSED)
+            ready = set(pipe.smembers(keys.ready(gid, g.seq))) if playing else set()
             pipe.multi()
             # the newcomer's record counts its own phases: the streak of the one before ends here
             streaks = {**(g.streaks or {}), **{power: 0 for power in seat.powers}}
             pipe.hset(keys.game(gid), mapping=GameRecord.encode(streaks=streaks))
+            if seat.bot and playing:  # the bot stops at once: the open phase waits for the new player
+                self.t.bots_play(pipe, g, [p for p in g.bots if p not in seat.powers], ready)
             retired = PlayerRecord(seat.id, [], seat.joined_at, retired=True, replaced_by=pid)
             pipe.hset(keys.players(gid), seat.id, retired.dumps())
             pipe.hset(keys.players(gid), pid, player.dumps())

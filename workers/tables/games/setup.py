@@ -11,11 +11,19 @@ from ...core.store import hash_token, new_id, new_token
 from ...delivery import mail, reminders
 from .. import absences, lobby, press, results
 from .seats import DEFAULT_OPEN_SEAT_AFTER, Seats
-from .table import MAX_YEAR, POSITION_FIELDS, GameTable, engine, seated
+from .table import MAX_YEAR, POSITION_FIELDS, GameTable, engine, played_by_bot, seated
 from . import mila
 from .views import Views
 
 DEFAULT_DEADLINES = {"first_movement": 35 * 60, "movement": 20 * 60, "retreat": 5 * 60, "adjustment": 5 * 60}
+
+
+def human_groups(g: GameRecord) -> list[list[str]]:
+    """The seats (each a player's powers) that players of forming game ``g`` may take: those the bot
+    is not to play (``bots`` a list; with ``fill`` the bot takes only the seats left empty)."""
+    bots = g.settings.get("bots")
+    groups = [list(grp) for grp in engine().variant_info(g.variant)["players"]]
+    return [grp for grp in groups if not isinstance(bots, list) or not set(grp) & set(bots)]
 
 
 class Setup:
@@ -47,6 +55,15 @@ class Setup:
         if int(start["phase"][1:5]) > MAX_YEAR:
             at = f"{where}.start.phase" if spec.get("start") else where
             raise Invalid(f"{at}: {start['phase']} is past the year {MAX_YEAR}, after which every game ends")
+        bots = spec.get("bots")
+        if isinstance(bots, list):
+            groups = [grp for grp in info["players"] if set(grp) & set(bots)]
+            unknown = sorted(set(bots) - {p for grp in groups for p in grp})
+            if unknown:
+                raise Invalid(f"{where}.bots: {', '.join(unknown)} is no power a player plays in "
+                              f"{spec['variant']}; the bot plays one of {[p for grp in info['players'] for p in grp]}",
+                              errors={"bots": ["powers of the variant, or 'fill'"]})
+            bots = sorted({p for grp in groups for p in grp})  # a seat is a player's whole group
         if spec.get("last_year") is not None and spec["last_year"] < results.count_year(start["phase"]) + 1:
             raise Invalid(f"{where}.last_year: {spec['last_year']} is before the game's first year "
                           f"{results.count_year(start['phase']) + 1}")
@@ -60,7 +77,8 @@ class Setup:
                     "civil_disorder_vote": spec.get("civil_disorder_vote", "yes"),
                     "press": press.rules_of(spec.get("press")),
                     "visibility": spec.get("visibility", "public"), "min_reliability": spec.get("min_reliability"),
-                    "open_seat_after": spec.get("open_seat_after", DEFAULT_OPEN_SEAT_AFTER)}
+                    "open_seat_after": spec.get("open_seat_after", DEFAULT_OPEN_SEAT_AFTER),
+                    "bots": bots or None, "bot_vote": spec.get("bot_vote", "members")}
         record = GameRecord(id=gid, name=spec.get("name", ""), variant=spec["variant"], rules=rules,
                             settings=settings, start=start, last_year=spec.get("last_year") or None,
                             director=director or hash_token(token), status=GameStatus.FORMING,
@@ -102,16 +120,19 @@ class Setup:
             if g.status != GameStatus.FORMING:
                 raise Conflict(f"game '{gid}' has already started; no seat is free")
             players = self.t.players(pipe, gid)
-            seats = g.settings["seats"]
+            groups = human_groups(g)
+            seats = len(groups)
             if len(players) >= seats:
-                raise Conflict(f"all {seats} seats of game '{gid}' are taken")
-            groups = engine().variant_info(g.variant)["players"]
+                raise Conflict(f"all {seats} seats of game '{gid}' for players are taken"
+                               + (" (the bot plays the others)" if seats < g.settings["seats"] else ""))
             powers: list[str] = []
             if g.settings["assignment"] == "chosen":
                 if power is None:
                     raise Invalid("body.power: this game lets players choose; name the power you want",
                                   errors={"power": ["required when powers are chosen"]})
                 group = next((grp for grp in groups if power in grp), None)
+                if group is None and power in (g.settings.get("bots") or []):
+                    raise Conflict(f"the bot plays {power} in game '{gid}'; take its seat once the game is in play")
                 if group is None:
                     raise Invalid(f"body.power: '{power}' is not a power a player can take in this variant",
                                   errors={"power": [f"one of {sorted(p for grp in groups for p in grp)}"]})
@@ -141,15 +162,27 @@ class Setup:
     def _start(self, pipe, g: GameRecord, players: list[PlayerRecord]) -> None:
         """Queue (after MULTI) the writes that draw powers and open the first phase."""
         if g.settings["assignment"] == "random":
-            groups = list(engine().variant_info(g.variant)["players"])
+            groups = human_groups(g)
             secrets.SystemRandom().shuffle(groups)
             for i, group in enumerate(groups[:len(players)]):
                 players[i] = players[i].changed(powers=list(group))
                 pipe.hset(keys.players(g.id), players[i].id, players[i].dumps())
+        humans = list(players)
+        taken = set(seated(players))
+        for group in engine().variant_info(g.variant)["players"] if g.settings.get("bots") else ():
+            if not set(group) & taken and (g.settings["bots"] == "fill" or set(group) & set(g.settings["bots"])):
+                now = self.t.now()
+                bot = PlayerRecord(f"p{len(players) + 1}", list(group), now, open=True, since=now, cause="bot",
+                                   reason="played by the bot from the start", bot=True)
+                players.append(bot)
+                pipe.hset(keys.players(g.id), bot.id, bot.dumps())
+        if len(players) > len(humans):
+            lobby.seats_open(pipe, g, True)  # anyone may take a bot's seat over
         position = g.start or engine().initial_position(g.variant)
         pipe.hset(keys.game(g.id), mapping=GameRecord.encode(started_at=self.t.now()))
         players = self.seats.gain_joining(pipe, g, players, position)
-        opened = self.t.open_phase(pipe, g, g.first_seq, position, seated(players))
+        opened = self.t.open_phase(pipe, g, g.first_seq, position, seated(players),
+                                   bots=played_by_bot(players))
         mail.game_started(self.t.store, pipe, opened, players)
 
     def start(self, gid: str, token: str | None) -> dict:
@@ -159,7 +192,7 @@ class Setup:
             if g.status != GameStatus.FORMING:
                 raise Conflict(f"game '{gid}' has already started")
             players = self.t.players(pipe, gid)
-            if not players:
+            if not players and not g.settings.get("bots"):
                 raise Conflict(f"game '{gid}' has no players yet")
             pipe.multi()
             self._start(pipe, g, players)

@@ -26,8 +26,18 @@ def engine():
 
 
 def seated(players: list[PlayerRecord]) -> list[str]:
-    """The powers that have a player."""
+    """The powers that have a player (or a seat open for one, which the bot may play)."""
     return [p for player in players for p in player.powers]
+
+
+def played_by_bot(players: list[PlayerRecord]) -> list[str]:
+    """The powers whose seat the bot plays."""
+    return [p for player in players if player.bot for p in player.powers]
+
+
+def waits_for(g: GameRecord) -> set[str]:
+    """The powers whose orders, or readiness, the open phase of ``g`` waits for: all to order but the bot's."""
+    return set(g.to_order) - set(g.bots)
 
 
 class GameTable:
@@ -118,6 +128,14 @@ class GameTable:
             self.store.enqueue_advance(pipe, self.table, g.id, g.seq)
         return closed
 
+    def bots_play(self, pipe, g: GameRecord, bots: list[str], ready: set[str]) -> None:
+        """Queue (after MULTI): the bot plays ``bots`` in the open (or paused) phase of ``g``, whose
+        ready powers are ``ready``; an open phase whose every other power is ready closes now."""
+        g = g.changed(bots=bots)
+        pipe.hset(keys.game(g.id), mapping=GameRecord.encode(bots=bots))
+        if g.status == GameStatus.OPEN and waits_for(g) <= ready:
+            self.close(pipe, g, "every power was ready" if waits_for(g) else "only the bot has orders to give")
+
     def keep(self, pipe, gid: str, seconds: int | None, variant: str | None = None) -> None:
         """Queue (after MULTI): the game's keys expire in ``seconds`` (None: they are kept).
         ``variant``: the game's, when the caller holds its record (it never changes)."""
@@ -130,10 +148,11 @@ class GameTable:
                 pipe.expire(key, seconds)
 
     def open_phase(self, pipe, g: GameRecord, seq: int, position: dict, powers: list[str],
-                   reader=None) -> GameRecord:
+                   reader=None, bots: list[str] = ()) -> GameRecord:
         """Queue (after MULTI) the writes that open phase number ``seq`` at ``position``, where
-        ``powers`` have a player; returns the record as written.  ``reader`` reads the absences
-        and whether the game's keys expire (default: the client)."""
+        ``powers`` have a player and the bot plays ``bots``; returns the record as written.  ``reader``
+        reads the absences and whether the game's keys expire (default: the client).  A phase in
+        which only the bot has orders to give closes at once (its adjudication orders them)."""
         reader = reader or self.r
         if reader.ttl(keys.game(g.id)) != -1:  # forming, or finished until now: from now on it is kept
             self.keep(pipe, g.id, None, g.variant)
@@ -146,14 +165,16 @@ class GameTable:
                                self.now())
         to_order, length = self._absent_at_open(g, to_order, length, reader)
         phase = {"seq": seq, "phase": position["phase"], "position": position, "to_order": to_order, "attempts": 0,
-                 "waiting": False, "late": None, "overdue": None, "opened_at": self.now()}
+                 "waiting": False, "late": None, "overdue": None, "opened_at": self.now(),
+                 "bots": [p for p in to_order if p in bots]}
         lobby.stage(pipe, g, GameStatus.OPEN)
-        if to_order:
+        if set(to_order) - set(bots):
             opened = self.clock.open(pipe, g, length, closed_by="", **phase)
             reminders.schedule(self.store, pipe, g.id, seq, opened.deadline, g.settings.get("reminders", []))
-        else:  # only powers without a player would order: nothing to wait for
+        else:  # only powers without a player, or the bot's, would order: nothing to wait for
             opened = GAME.transition(self.store, pipe, keys.game(g.id), g, GameStatus.ADJUDICATING,
-                                     closed_by="no player has anything to order", **phase)
+                                     closed_by="only the bot has orders to give" if to_order
+                                     else "no player has anything to order", **phase)
             self.store.enqueue_advance(pipe, self.table, g.id, seq)
         live.publish(self.store, pipe, self.table, g.id, "phase", {
             "seq": seq, "phase": position["phase"], "status": str(opened.status), "to_order": to_order,

@@ -12,7 +12,7 @@ from ...core.store import iso
 from .. import absences, press, results
 from .seats import Seats
 from . import mila
-from .table import GameTable, engine
+from .table import GameTable, engine, played_by_bot
 
 VIEW_POSITION = ("units", "centers", "dislodged", "contested", "retreat_options", "adjustments")
 
@@ -67,6 +67,7 @@ class Views:
             "last_year": g.last_year, "ended_by": g.ended_by or None, "result": g.result,
             "tournament": g.tournament or None, "forked_from": g.forked_from,
             "press": press.in_force(settings), "press_changes": press.changes(settings),
+            "bots": sorted(played_by_bot(players)), "bot_vote": settings.get("bot_vote", "members"),
         }
         if not g.seq and g.status == GameStatus.FORMING:  # what its players are joining: the board it starts at
             start = g.start or engine().initial_position(g.variant)
