@@ -6,6 +6,8 @@
     python scripts/load_test.py --base http://127.0.0.1:8000 --games 100   # against a running service
     python scripts/load_test.py --games 1000 --workers 1 --durable --baseline REV --rounds 3
                                    # side by side with the service of commit REV, alternately
+    python scripts/load_test.py --games 1000 --workers 1 --bots missed --bot-budget 50
+                                   # every game has one power the bot orders at the deadline
 
 Without --base it starts its own service exactly as ``python -m service.launch``
 does (gunicorn, ``--workers`` workers, the scheduler) against a private
@@ -25,6 +27,11 @@ redis-server on a free port.  It then
    ``adjudicated_at``, written in the transaction that opens the next phase),
    and how long after the shared deadline the first game reopened;
 4. checks every game adjudicated exactly the orders last accepted for it.
+
+With ``--bots`` every game has one power (TURKEY) that the bot orders at the
+deadline: ``missed`` (``missed_orders: bot``, and TURKEY's player sends
+nothing) or ``seat`` (created with ``bots: ["TURKEY"]``); ``--bot-budget``
+sets the service's ``BOT_DEADLINE_BUDGET`` (docs/bots.md).
 """
 from __future__ import annotations
 
@@ -66,7 +73,10 @@ def epoch(iso: str) -> float:
     return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
 
 
-def start_service(workers: int, durable: bool, tree: Path = ROOT):
+BOT_POWER = "TURKEY"
+
+
+def start_service(workers: int, durable: bool, tree: Path = ROOT, bot_budget: int | None = None):
     """The service of the source tree ``tree`` (this one, or a baseline's checkout) on a Redis of its own."""
     from benchmarks import baseline
     from service.launch import free_port, start_redis, stop, wait_until
@@ -76,6 +86,8 @@ def start_service(workers: int, durable: bool, tree: Path = ROOT):
     redis_proc, url = start_redis(tmp / "redis", persist=durable)
     port = free_port()
     env = {**os.environ, "REDIS_URL": url, "PYTHONPATH": str(tree), "LOG_LEVEL": "WARNING", "RATE_LIMITS": "off"}
+    if bot_budget is not None:
+        env["BOT_DEADLINE_BUDGET"] = str(bot_budget)
     log = open(tmp / "service.log", "w")
     commands = baseline.commands(tree, "127.0.0.1", port, env)
     commands = [cmd for name, cmd in commands.items() if name != "worker"] + [commands["worker"]] * workers
@@ -169,6 +181,10 @@ def arguments():
     parser.add_argument("--baseline", help="a commit whose service runs the same load, alternately with this tree's "
                                            "(not with --base)")
     parser.add_argument("--rounds", type=int, default=1, help="with --baseline: runs of each (default 1)")
+    parser.add_argument("--bots", choices=["missed", "seat"],
+                        help=f"every game has one power ({BOT_POWER}) the bot orders at the deadline: its player "
+                             "misses it (missed_orders bot), or the bot has its seat from the start")
+    parser.add_argument("--bot-budget", type=int, help="the bot's budget in deadline jobs (BOT_DEADLINE_BUDGET)")
     return parser.parse_args()
 
 
@@ -178,7 +194,7 @@ def run(args, tree: Path = ROOT) -> dict:
     if args.base:
         base = args.base.rstrip("/")
     else:
-        base, shutdown, tmp, redis_url = start_service(args.workers, args.durable, tree)
+        base, shutdown, tmp, redis_url = start_service(args.workers, args.durable, tree, args.bot_budget)
         print(f"service started at {base} with {args.workers} worker(s)"
               f"{', Redis fsyncing every write' if args.durable else ''} (logs in {tmp})")
     local = threading.local()
@@ -193,13 +209,17 @@ def run(args, tree: Path = ROOT) -> dict:
         lead = args.lead or max(20, int(args.games * (0.25 + (1.2 / args.rate if args.rate else 0.05))) + 15)
         t0 = time.time()
 
+        humans = [p for p in ORDERS if not (args.bots == "seat" and p == BOT_POWER)]
+        bot_settings = {"missed": {"missed_orders": "bot"}, "seat": {"bots": [BOT_POWER]}}.get(args.bots, {})
+
         def make_game(_):
             s = session()
             created = s.post(f"{base}/v1/games", json={"assignment": "chosen", "deadlines": {
-                "first_movement": lead, "movement": 3600, "retreat": 3600, "adjustment": 3600}}).json()
+                "first_movement": lead, "movement": 3600, "retreat": 3600, "adjustment": 3600},
+                **bot_settings}).json()
             gid = created["game"]["id"]
             tokens = {}
-            for power in ORDERS:
+            for power in humans:
                 r = s.post(f"{base}/v1/games/{gid}/players", json={"name": power, "power": power})
                 r.raise_for_status()
                 tokens[power] = r.json()["token"]
@@ -227,13 +247,14 @@ def run(args, tree: Path = ROOT) -> dict:
                   f"over {args.spread} s from {shared_iso}")
         else:
             assert len(set(deadlines.values())) == 1, "deadlines differ"
-            print(f"created {len(games)} games with 7 players each in {setup:.1f} s; all share the deadline "
+            print(f"created {len(games)} games with {len(humans)} players each in {setup:.1f} s; all share the deadline "
                   f"{shared_iso}")
 
         # 2. order submissions
+        ordering = [p for p in ORDERS if not (args.bots and p == BOT_POWER)]
         work = [(gid, power, tokens[power], orders)
-                for round_ in (0, 1) for gid, tokens, _ in games for power, sets in ORDERS.items()
-                for orders in [sets[round_]]]
+                for round_ in (0, 1) for gid, tokens, _ in games for power in ordering
+                for orders in [ORDERS[power][round_]]]
         latencies: list[float] = []
         errors: list[str] = []
 
@@ -280,7 +301,10 @@ def run(args, tree: Path = ROOT) -> dict:
             if phases:
                 lags.append(epoch(phases[0]["adjudicated_at"]) - deadlines[gid])
                 # the accepted (second) submission is what was adjudicated
-                bad += phases[0]["orders"] != {p: sets[1] for p, sets in ORDERS.items()}
+                orders = dict(phases[0]["orders"])
+                by_bot = orders.pop(BOT_POWER, None) if args.bots else None
+                bad += orders != {p: ORDERS[p][1] for p in ordering} or bool(args.bots) and (
+                    not by_bot or phases[0].get("bots") != [BOT_POWER])
         if lags:
             how = f"deadlines spread over {args.spread} s" if args.spread else "sharing one deadline"
             print(f"deadline -> next phase open, {len(lags)} games {how}: p50 {pct(lags, 50):.2f} s, "
@@ -304,7 +328,7 @@ def run(args, tree: Path = ROOT) -> dict:
                    "deadline_to_first_open_s": round(min(lags), 2) if lags else None,
                    "deadline_worker_cpu_s": round(worker_cpu, 2) if worker_cpu is not None else None,
                    "workers": None if args.base else args.workers, "rate": args.rate or None,
-                   "spread_s": args.spread or None}
+                   "spread_s": args.spread or None, "bots": args.bots, "bot_budget": args.bot_budget}
         print(json.dumps(summary))
         return summary
     finally:

@@ -32,6 +32,7 @@ class Board(NamedTuple):
     results: list[dict]  # [] for the phase now open
     adjudicated: bool
     seq: int | None
+    bots: tuple = ()  # the powers whose orders the bot gave
 
 
 def games():
@@ -46,8 +47,8 @@ def live_history(gid: str) -> list[HistoryEntry]:
 def boards(state: dict, history: list[HistoryEntry]) -> list[Board]:
     """Every board of a game: each adjudicated phase, then the one now open, or the final position of
     a finished game."""
-    out = [Board(h.phase, {"variant": state["variant"], **h.position, "phase": h.phase}, h.results, True, h.seq)
-           for h in history]
+    out = [Board(h.phase, {"variant": state["variant"], **h.position, "phase": h.phase}, h.results, True, h.seq,
+                 tuple(h.bots or ())) for h in history]
     latest = state.get("position") and state.get("phase")
     if latest and (state["status"] != "finished" or not history or history[-1].phase != state["phase"]):
         # the phase now open; or a finished game's final position (no orders: none were adjudicated there)

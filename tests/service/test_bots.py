@@ -100,6 +100,8 @@ def test_a_seat_handed_to_the_bot_plays_until_it_is_taken_over(api, inproc):
     assert entry["bots"] == ["TURKEY"] and entry["closed_by"] == "every power was ready" and all_valid(entry)
     assert entry["orders"]["TURKEY"] == bot_orders(game_position(entry), "TURKEY", seed=f"{game.id}:1:TURKEY",
                                                    budget=BUDGET)
+    assert "The bot plays Turkey" in api.get(f"/games/{game.id}").text
+    assert "The bot gave the orders of Turkey." in api.get(f"/games/{game.id}?phase=S1901M").text
 
     # a takeover ends the bot's play at once: the open phase now waits for the new player
     taken = api.post(f"{path}/players", json={"name": "New Turk", "power": "TURKEY"})

@@ -354,6 +354,8 @@ def _phase_adjudicated(r, g: GameRecord, data: dict) -> tuple[str, str, set | No
             if record.seq == seq + 1:
                 after = record.position
     body = f"Results of {data['phase']} in game {gid}:\n\n{results_text(data['results'])}\n"
+    if data.get("bots"):
+        body += f"\nThe bot gave the orders of {', '.join(data['bots'])}.\n"
     if after:
         body += f"\nPosition for {after['phase']}:\n\n{position_text(after)}\n"
     if g.status == "finished" and g.seq == seq + 1:
@@ -392,8 +394,9 @@ def _deadline_passed(r, g, data):
                  "After that, ")
     else:
         body += "Now "
-    body += ("the phase waits for the missing orders." if data.get("policy") == "wait"
-             else "the units without orders hold (civil disorder) and the phase is adjudicated.")
+    body += {"wait": "the phase waits for the missing orders.",
+             "bot": "the bot orders the powers without orders, for this phase, and it is adjudicated."}.get(
+        data.get("policy"), "the units without orders hold (civil disorder) and the phase is adjudicated.")
     return f"Late: {data['phase']} orders missing", body + "\n", set(data["missing"])
 
 
@@ -425,10 +428,13 @@ def _seat(r, g, data):
     others = set(diplomacy.variant_info(g.variant)["powers"]) - set(data["powers"])
     if data["open"]:
         why = {"left": "its player left", "director": "the director opened it",
-               "missed_orders": "its orders were missed"}.get(data["cause"], data["cause"])
+               "missed_orders": "its orders were missed", "bot": "the director handed it to the bot"}.get(
+            data["cause"], data["cause"])
+        plays = ("the bot plays it" if data["cause"] == "bot"
+                 else f"{names} plays as the game's missed-orders rule says")
         return (f"{names} is open for a replacement",
                 f"{names} is open for a replacement in game {g.id} ({why}). Until someone takes it over, "
-                f"{names} plays as the game's missed-orders rule says.\n\nTo take it over, send\n\n"
+                f"{plays}.\n\nTo take it over, send\n\n"
                 f"    SIGNON {g.id} {data['powers'][0]} <your name>\n\nto {service_address()}.\n", others)
     return (f"{names} has a new player",
             f"{names} has a new player in game {g.id}: {data.get('player') or 'a replacement'}.\n", others)

@@ -63,7 +63,7 @@ def remind(store, gid: str, seq: int, offset: int) -> JobOutcome:
             _at(store, pipe, gid, seq, offset, deadline - offset)
             return JobOutcome.did("the deadline moved: rescheduled")
         submitted = set(pipe.hkeys(keys.orders(gid, seq)))
-        missing = [p for p in g.to_order if p not in submitted]
+        missing = [p for p in g.to_order if p not in submitted and p not in g.bots]  # the bot is never late
         if not missing:
             return JobOutcome.noop("every power has orders")
         pipe.multi()
