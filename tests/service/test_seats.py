@@ -81,7 +81,7 @@ def test_min_reliability_on_join_and_on_takeover_and_the_seat_event(api, inproc)
         assert api.put(f"{path}/orders/FRANCE", json={"orders": ["A PAR - BUR"]}, token=new_token).status_code == 200
         assert api.put(f"{path}/orders/FRANCE", json={"orders": ["A PAR H"]}, token=old_token).status_code == 401
         france = next(s for s in api.get(path).json()["seats"] if s["power"] == "FRANCE")
-        assert france == {"power": "FRANCE", "player": "Second", "open": False, "since": france["since"]}
+        assert france == {"power": "FRANCE", "player": "Second", "open": False, "bot": False, "since": france["since"]}
         assert api.post(f"{path}/players", json={"name": "Z", "power": "FRANCE"},
                         token=first_token).status_code == 409  # taken
         assert api.get(f"/v1/accounts/{first['id']}").json()["record"]["replaced"] == 1
