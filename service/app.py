@@ -83,6 +83,20 @@ def variants():
     return reply(schemas.VariantSchema(many=True), [engine().variant_info(v) for v in engine().VARIANTS])
 
 
+def _stateless(request_schema, answer, response_schema):
+    """A stateless route's reply: ``answer(body)`` for the body read with ``request_schema``; an unknown
+    variant, or a position or power the engine refuses, is a 422 naming the field."""
+    body = load(request_schema)
+    if body["variant"] not in engine().VARIANTS:
+        raise ValidationError({"variant": [f"unknown variant; one of {list(engine().VARIANTS)}"]})
+    try:
+        result = answer(body)
+    except engine().RequestError as e:
+        field = getattr(e, "field", None)
+        return problem(422, "Invalid position", f"{f'body.{field}' if field else 'body'}: {e}")
+    return reply(response_schema, result)
+
+
 BOARD_MAX_AGE = 86400  # seconds a client may keep a variant's board (it changes only with a release)
 
 
@@ -111,15 +125,8 @@ def variant_board(name):
 @response(schemas.OptionsSchema, 200, "The options of each power asked for.")
 @other_responses("Malformed", "TooLarge", "Invalid")
 def stateless_options():
-    body = load(schemas.OptionsRequestSchema())
-    if body["variant"] not in engine().VARIANTS:
-        raise ValidationError({"variant": [f"unknown variant; one of {list(engine().VARIANTS)}"]})
-    try:
-        found = engine().options_by_power(body, body.pop("powers", None))
-    except engine().RequestError as e:
-        field = getattr(e, "field", None)
-        return problem(422, "Invalid position", f"{f'body.{field}' if field else 'body'}: {e}")
-    return reply(schemas.OptionsSchema(), found)
+    return _stateless(schemas.OptionsRequestSchema(),
+                      lambda body: engine().options_by_power(body, body.pop("powers", None)), schemas.OptionsSchema())
 
 
 @api.post("/v1/adjudicate/diplomacy")
@@ -131,15 +138,7 @@ def stateless_options():
 @response(schemas.AdjudicationSchema, 200, "The adjudicated result.")
 @other_responses("Malformed", "TooLarge", "Invalid")
 def adjudicate():
-    body = load(schemas.AdjudicateRequestSchema())
-    if body["variant"] not in engine().VARIANTS:
-        raise ValidationError({"variant": [f"unknown variant; one of {list(engine().VARIANTS)}"]})
-    try:
-        result = engine().adjudicate(body)
-    except engine().RequestError as e:
-        field = getattr(e, "field", None)
-        return problem(422, "Invalid position", f"{f'body.{field}' if field else 'body'}: {e}")
-    return reply(schemas.AdjudicationSchema(), result)
+    return _stateless(schemas.AdjudicateRequestSchema(), engine().adjudicate, schemas.AdjudicationSchema())
 
 
 @api.post("/v1/bots/diplomacy/orders")
@@ -152,16 +151,10 @@ def adjudicate():
 @response(schemas.BotOrdersSchema, 200, "The power's orders.")
 @other_responses("Malformed", "TooLarge", "Invalid")
 def bot_orders():
-    """The bot's orders for a power (docs/bots.md), stateless."""
-    body = load(schemas.BotOrdersRequestSchema())
-    if body["variant"] not in engine().VARIANTS:
-        raise ValidationError({"variant": [f"unknown variant; one of {list(engine().VARIANTS)}"]})
-    try:
-        orders = engine().bot_orders(body, body["power"], seed=body.get("seed"))
-    except engine().RequestError as e:
-        field = getattr(e, "field", None)
-        return problem(422, "Invalid position", f"{f'body.{field}' if field else 'body'}: {e}")
-    return reply(schemas.BotOrdersSchema(), {"orders": orders})
+    """The bot's orders for a power (docs/bots.md)."""
+    return _stateless(schemas.BotOrdersRequestSchema(),
+                      lambda body: {"orders": engine().bot_orders(body, body["power"], seed=body.get("seed"))},
+                      schemas.BotOrdersSchema())
 
 
 # ---------------------------------------------------------------- contract
