@@ -156,6 +156,7 @@ class Seats:
             elif seat.bot:
                 raise Conflict(f"the bot already plays {power} in game '{gid}'")
             hashes = self._tokens_of(pipe, gid, seat.id) if seat.holds else []
+            pipe.watch(keys.ready(gid, g.seq))  # a power ready meanwhile may leave only the bot to wait for
             ready = set(pipe.smembers(keys.ready(gid, g.seq)))
             handed = [p for p in seat.powers if p in g.to_order and p not in g.bots]
             pipe.multi()
