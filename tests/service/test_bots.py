@@ -176,6 +176,18 @@ def test_fill_starts_with_the_humans_it_has(api, inproc):
     assert game.ready("FRANCE").status_code == 200  # the only human is ready: the phase closes
     entry = game.history()[0]
     assert entry["bots"] == [p for p in POWERS if p != "FRANCE"] and "FRANCE" not in entry["orders"]
+    assert all_valid(entry)
+
+    # the bot's orders were computed while the phase was open, with the full budget: its deadline
+    # takes them as they are (a deadline computing them would use its own smaller budget)
+    inproc.advance(LONG["movement"] + 1)
+    entry = game.history()[1]
+    assert entry["closed_by"].startswith("deadline") and entry["bots"] == [p for p in POWERS if p != "FRANCE"]
+    position = game_position(entry)
+    assert entry["orders"] == {p: bot_orders(position, p, seed=f"{game.id}:2:{p}", budget=BUDGET)
+                               for p in POWERS if p != "FRANCE"}
+    assert entry["orders"] != {p: bot_orders(position, p, seed=f"{game.id}:2:{p}", budget=DEADLINE_BUDGET)
+                               for p in POWERS if p != "FRANCE"}
 
 
 def test_bad_bots_at_creation(api):

@@ -28,6 +28,12 @@ def orders(gid: str, seq: int) -> str:
     return f"{PREFIX}:game:{gid}:orders:{seq}"
 
 
+def bot_orders(gid: str, seq: int) -> str:
+    """HASH: power -> JSON list of the bot's orders for phase number ``seq``, computed while it is open
+    for the seats the bot plays (``Phases.prepare_bots``); written only while the phase is open."""
+    return f"{PREFIX}:game:{gid}:bot_orders:{seq}"
+
+
 def ready(gid: str, seq: int) -> str:
     """SET: powers that marked themselves ready in phase number ``seq``."""
     return f"{PREFIX}:game:{gid}:ready:{seq}"

@@ -86,6 +86,12 @@ def on_deadline(table: str, tid: str, seq: int, deadline: int) -> JobOutcome:
     return rt.steps[table].on_deadline(tid, seq, deadline, stall=rt.store.settings.fault_stall_seconds)
 
 
+@observe.job
+def prepare_bots(gid: str, seq: int) -> JobOutcome:
+    """The bot's orders for the seats it plays in the open phase ``seq`` of game ``gid``, ahead of its closing."""
+    return runtime().games.phases.prepare_bots(gid, seq)
+
+
 class DeadlinesFailed(Exception):
     """Some deadlines of a batch failed; the retry of the batch re-runs them (the others are no-ops then)."""
 

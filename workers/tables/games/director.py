@@ -121,7 +121,7 @@ class Director:
             if g.status == GameStatus.FINISHED:
                 self.seats.count_finish(pipe, players, -1)
             self.votes.lapse(pipe, gid, lapsing, "the director rolled the game back")
-            pipe.delete(keys.orders(gid, g.seq), keys.ready(gid, g.seq))
+            pipe.delete(keys.orders(gid, g.seq), keys.ready(gid, g.seq), keys.bot_orders(gid, g.seq))
             pipe.hset(keys.game(gid), mapping=GameRecord.encode(winner=None, ended_by=None, ended_at=None,
                                                                 result=None, branch=g.branch + 1, streaks=streaks))
             position = {k: target.position[k] for k in POSITION_FIELDS if k in target.position}

@@ -61,7 +61,7 @@ class Ending:
                winner: str | None = None) -> None:
         """Queue (after MULTI) the writes that end game ``g`` with ``result``."""
         gid, seq = g.id, g.seq
-        pipe.delete(keys.orders(gid, seq), keys.ready(gid, seq))  # never adjudicated: never shown
+        pipe.delete(keys.orders(gid, seq), keys.ready(gid, seq), keys.bot_orders(gid, seq))  # never adjudicated: never shown
         changes = {"winner": winner or "", "seq": seq + 1, "to_order": [], "waiting": False, "ended_by": ended_by,
                    "ended_at": self.t.now(), "result": result}
         if position:

@@ -6,7 +6,7 @@ import time
 from ...core import audit, keys, live
 from ...core.machine import GAME, GameStatus
 from ...core.outcome import JobOutcome
-from ...core.records import GameRecord, HistoryEntry, decode_orders
+from ...core.records import GameRecord, HistoryEntry, decode_orders, encode_orders
 from ...core.store import ReadAhead, iso
 from ...delivery import events
 from .. import absences
@@ -112,16 +112,50 @@ class Phases:
     def ordered_by_bot(self, g: GameRecord, orders: dict) -> dict[str, list[str]]:
         """The orders the bot gives in the closed phase of ``g`` (``orders``: the powers' own): for each
         power to order without orders that the bot plays (``g.bots``, frozen when the phase closed), or
-        that missed the deadline of a game whose ``missed_orders`` is ``bot``.  Seeded by (game, phase
-        number, power), so a re-run of the job gives the same; a phase closed at its deadline, which
-        may be many games' at once, gets the smaller budget (docs/bots.md)."""
+        that missed the deadline of a game whose ``missed_orders`` is ``bot``.  Those :meth:`prepare_bots`
+        computed while the phase was open are taken as they are (nothing writes them once it has
+        closed); the others are computed now, seeded by (game, phase number, power), so a re-run of
+        the job gives the same; a phase closed at its deadline, which may be many games' at once, gets
+        the smaller budget (docs/bots.md)."""
         at_deadline = g.closed_by.startswith("deadline")
         missed = at_deadline and g.settings["missed_orders"] == "bot"
         powers = [p for p in g.to_order if p not in orders and (p in g.bots or missed)]
+        if not powers:
+            return {}
+        prepared = self.t.r.hgetall(keys.bot_orders(g.id, g.seq)) if g.bots else {}
         settings = self.t.store.settings
         budget = settings.bot_deadline_budget if at_deadline else settings.bot_budget
-        position = self.t.full(g, g.position)
-        return {p: engine().bot_orders(position, p, seed=f"{g.id}:{g.seq}:{p}", budget=budget) for p in powers}
+        return {p: decode_orders(prepared[p]) if p in prepared and p in g.bots else self._bot(g, p, budget)
+                for p in powers}
+
+    def _bot(self, g: GameRecord, power: str, budget: int) -> list[str]:
+        """The bot's orders for ``power`` in the phase of ``g``: the same whenever they are computed."""
+        return engine().bot_orders(self.t.full(g, g.position), power, seed=f"{g.id}:{g.seq}:{power}", budget=budget)
+
+    def prepare_bots(self, gid: str, seq: int) -> JobOutcome:
+        """The job queued with phase ``seq`` when the bot plays seats in it: their orders computed now,
+        with the full budget, while the phase is open (its position never changes), so that neither
+        its deadline nor its closing waits for them.  Kept aside (``keys.bot_orders``), and written
+        only while the phase is still open: what its adjudication reads is fixed when it closes."""
+        found = self.t.r.hgetall(keys.game(gid))
+        g = GameRecord.restore(found) if found else None
+        open_now = (GameStatus.OPEN, GameStatus.PAUSED)
+        if g is None or g.seq != seq or g.status not in open_now:
+            return JobOutcome.noop("the phase is no longer open")
+        done = set(self.t.r.hkeys(keys.bot_orders(gid, seq)))
+        computed = {p: self._bot(g, p, self.t.store.settings.bot_budget) for p in g.bots if p not in done}
+        if not computed:
+            return JobOutcome.noop("the bot's orders are ready")
+
+        def body(pipe):
+            now = GameRecord.restore(pipe.hgetall(keys.game(gid)))
+            if now.seq != seq or now.status not in open_now:
+                return JobOutcome.noop("the phase closed meanwhile")
+            pipe.multi()
+            pipe.hset(keys.bot_orders(gid, seq), mapping={p: encode_orders(o) for p, o in computed.items()})
+            return JobOutcome.did(f"the bot's orders for {', '.join(computed)}")
+
+        return self.t.store.transact([keys.game(gid)], body)
 
     def advance(self, gid: str, seq: int, stall: float = 0.0, closed: tuple | None = None) -> JobOutcome:
         """Adjudicate phase ``seq`` of game ``gid`` exactly once; returns what happened.  ``closed``:
@@ -183,7 +217,7 @@ class Phases:
             pipe.multi()
             pipe.rpush(keys.history(gid), record.dumps())
             self.seats.count(pipe, now, tally)
-            pipe.delete(keys.orders(gid, seq), keys.ready(gid, seq))
+            pipe.delete(keys.orders(gid, seq), keys.ready(gid, seq), keys.bot_orders(gid, seq))
             self.votes.lapse(pipe, gid, lapsing, f"{position['phase']} was adjudicated")
             events.emit(self.t.store, pipe, self.t.table, gid, "phase_adjudicated", str(seq),
                         {"seq": seq, "phase": position["phase"], "results": response["results"],

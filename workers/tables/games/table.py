@@ -135,6 +135,15 @@ class GameTable:
         pipe.hset(keys.game(g.id), mapping=GameRecord.encode(bots=bots))
         if g.status == GameStatus.OPEN and waits_for(g) <= ready:
             self.close(pipe, g, "every power was ready" if waits_for(g) else "only the bot has orders to give")
+        else:
+            self.prepare_bots(pipe, g)
+
+    def prepare_bots(self, pipe, g: GameRecord) -> None:
+        """Queue (after MULTI) the job that computes the orders of the powers the bot plays in the open
+        phase of ``g`` ahead of its closing (``Phases.prepare_bots``); after the deadlines and steps."""
+        if g.bots:
+            self.store.enqueue(pipe, "workers.runtime.jobs.prepare_bots", g.id, g.seq,
+                               job_id=f"bots-{g.id}-{g.seq}-{'-'.join(g.bots)}")
 
     def keep(self, pipe, gid: str, seconds: int | None, variant: str | None = None) -> None:
         """Queue (after MULTI): the game's keys expire in ``seconds`` (None: they are kept).
@@ -171,6 +180,7 @@ class GameTable:
         if set(to_order) - set(bots):
             opened = self.clock.open(pipe, g, length, closed_by="", **phase)
             reminders.schedule(self.store, pipe, g.id, seq, opened.deadline, g.settings.get("reminders", []))
+            self.prepare_bots(pipe, opened)
         else:  # only powers without a player, or the bot's, would order: nothing to wait for
             opened = GAME.transition(self.store, pipe, keys.game(g.id), g, GameStatus.ADJUDICATING,
                                      closed_by="only the bot has orders to give" if to_order
