@@ -42,10 +42,11 @@ def test_a_missed_deadline_is_ordered_by_the_bot_and_still_counts_as_missed(api,
                                           "grace": 600}).json()
     gid = created["game"]["id"]
     account, account_token = new_account(api, "Late France")
+    _other, other_token = new_account(api, "England")  # a record counts in a game of two accounts or more
     tokens = {}
     for power in POWERS:
         joined = api.post(f"/v1/games/{gid}/players", json={"name": power.title(), "power": power},
-                          token=account_token if power == "FRANCE" else None)
+                          token={"FRANCE": account_token, "ENGLAND": other_token}.get(power))
         tokens[power] = joined.json()["token"]
     for power in POWERS:
         if power != "FRANCE":
