@@ -10,9 +10,21 @@ from workers.core.errors import NotFound
 from workers.tables.games import engine
 
 from . import boards, schemas
-from .contract import arguments, doc, other_responses, response
+from .contract import arguments, doc, response
 
 bp = Blueprint("pages", __name__, template_folder="templates")
+HTML = {"text/html": {"schema": {"type": "string"}}}
+PAGE_ERRORS = {422: "The query cannot be read.", 404: "No such game, tournament or phase.",
+               503: "The game store is unreachable; try again."}
+
+
+def page_errors(*statuses: int):
+    """Declare a page's errors: HTML pages too (service/page_auth.py), never problem+json."""
+    def declare(view):
+        for status in statuses:
+            view = response(None, status, f"{PAGE_ERRORS[status]} (An HTML page.)", content=HTML)(view)
+        return view
+    return declare
 
 
 def _phase_query() -> str | None:
@@ -49,8 +61,8 @@ def describe(b: boards.Board, final: bool = False) -> str:
      "Public games that are forming and in play, filtered and paged as GET /v1/games gives them, with "
      "Join and Take over.")
 @arguments(schemas.LobbyQuerySchema)
-@response(None, 200, "An HTML page.", content={"text/html": {"schema": {"type": "string"}}})
-@other_responses("Invalid", "Unavailable")
+@response(None, 200, "An HTML page.", content=HTML)
+@page_errors(422, 503)
 def lobby_page():
     """Public games, newest first, a page at a time (``GET /v1/games``'s listing and filters)."""
     try:
@@ -64,7 +76,7 @@ def lobby_page():
 
 @bp.get("/games")
 @doc("gamesPage", ["pages"], "The lobby's old address: a permanent redirect to /")
-@response(None, 301, "To the lobby page.", content={"text/html": {"schema": {"type": "string"}}})
+@response(None, 301, "To the lobby page.", content=HTML)
 def games_page():
     return redirect(url_for("pages.lobby_page"), 301)
 
@@ -74,8 +86,8 @@ def games_page():
      "The current map and deadline, the players and their supply-centre counts, and each phase "
      "with its map, orders and results, with links to step through them (`?phase=`).")
 @arguments(schemas.PhaseQuerySchema)
-@response(None, 200, "An HTML page.", content={"text/html": {"schema": {"type": "string"}}})
-@other_responses("Invalid", "NotFound", "Unavailable")
+@response(None, 200, "An HTML page.", content=HTML)
+@page_errors(422, 404, 503)
 def game_page(game_id):
     if "token" in request.args:  # an invitation link: into the sign-in flow, the token left behind
         from .play_pages import invitation
@@ -105,8 +117,8 @@ def game_page(game_id):
 @doc("tournamentPage", ["pages"], "The tournament as a page for people (HTML, no JavaScript)",
      "The standings (the numbers of the JSON standings) and the boards of each round, linking to "
      "their games.")
-@response(None, 200, "An HTML page.", content={"text/html": {"schema": {"type": "string"}}})
-@other_responses("NotFound", "Unavailable")
+@response(None, 200, "An HTML page.", content=HTML)
+@page_errors(404, 503)
 def tournament_page(tournament_id):
     tournaments = current_app.extensions["tournaments"]
     view = tournaments.view(tournament_id)
