@@ -36,10 +36,13 @@ def redis_url(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def stack(redis_url, tmp_path_factory):
-    s = Stack(redis_url, tmp_path_factory.mktemp("logs"))
-    yield s
-    s.close()
+def stack(tmp_path_factory):
+    """The real service (gunicorn, a worker, the scheduler) on a Redis of its own: on the in-process
+    stack's, its worker and scheduler would take that stack's jobs and deadlines by the real time."""
+    with redis_server(tmp_path_factory.mktemp("stack-redis")) as url:
+        s = Stack(url, tmp_path_factory.mktemp("logs"))
+        yield s
+        s.close()
 
 
 @pytest.fixture(scope="session")
