@@ -14,7 +14,7 @@ from .contract import arguments, doc, response
 
 bp = Blueprint("pages", __name__, template_folder="templates")
 HTML = {"text/html": {"schema": {"type": "string"}}}
-PAGE_ERRORS = {422: "The query cannot be read.", 404: "No such game, tournament or phase.",
+PAGE_ERRORS = {400: "The query cannot be read.", 422: "The query names what is not there.", 404: "No such game, tournament or phase.",
                503: "The game store is unreachable; try again."}
 
 
@@ -62,7 +62,7 @@ def describe(b: boards.Board, final: bool = False) -> str:
      "Join and Take over.")
 @arguments(schemas.LobbyQuerySchema)
 @response(None, 200, "An HTML page.", content=HTML)
-@page_errors(422, 503)
+@page_errors(400, 422, 503)
 def lobby_page():
     """Public games, newest first, a page at a time (``GET /v1/games``'s listing and filters)."""
     try:
@@ -87,7 +87,7 @@ def games_page():
      "with its map, orders and results, with links to step through them (`?phase=`).")
 @arguments(schemas.PhaseQuerySchema)
 @response(None, 200, "An HTML page.", content=HTML)
-@page_errors(422, 404, 503)
+@page_errors(400, 422, 404, 503)
 def game_page(game_id):
     if "token" in request.args:  # an invitation link: into the sign-in flow, the token left behind
         from .play_pages import invitation
@@ -118,7 +118,7 @@ def game_page(game_id):
      "The standings (the numbers of the JSON standings) and the boards of each round, linking to "
      "their games.")
 @response(None, 200, "An HTML page.", content=HTML)
-@page_errors(404, 503)
+@page_errors(400, 404, 503)
 def tournament_page(tournament_id):
     tournaments = current_app.extensions["tournaments"]
     view = tournaments.view(tournament_id)
