@@ -3,7 +3,7 @@ server-rendered HTML (Jinja2 templates in ``service/templates``), readable witho
 from __future__ import annotations
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
-from marshmallow import ValidationError
+from marshmallow import Schema, ValidationError, fields, validate
 
 from maps import phase_title
 from workers.core.errors import NotFound
@@ -16,6 +16,19 @@ bp = Blueprint("pages", __name__, template_folder="templates")
 HTML = {"text/html": {"schema": {"type": "string"}}}
 PAGE_ERRORS = {400: "The query cannot be read.", 422: "The query names what is not there.", 404: "No such game, tournament or phase.",
                503: "The game store is unreachable; try again."}
+
+
+class LobbyPageQuerySchema(Schema):
+    """The lobby page's query: GET /v1/games's, where an empty value (a form's "any") is no filter."""
+
+    class Meta:
+        component = "LobbyPageQuery"
+
+    status = fields.String(validate=validate.OneOf(["forming", "started", "finished", ""]))
+    seats = fields.String(validate=validate.OneOf(["open", ""]))
+    variant = fields.String(validate=validate.Length(max=40))
+    cursor = fields.String(validate=validate.Regexp(r"^(?:[0-9]+(\.[0-9]+)?_[0-9a-f]{12})?\Z"))
+    limit = fields.Integer(validate=validate.Range(1, 100))
 
 
 def page_errors(*statuses: int):
@@ -60,7 +73,7 @@ def describe(b: boards.Board, final: bool = False) -> str:
 @doc("lobbyPage", ["pages"], "The lobby as a page for people (HTML)",
      "Public games that are forming and in play, filtered and paged as GET /v1/games gives them, with "
      "Join and Take over.")
-@arguments(schemas.LobbyQuerySchema)
+@arguments(LobbyPageQuerySchema)
 @response(None, 200, "An HTML page.", content=HTML)
 @page_errors(400, 422, 503)
 def lobby_page():
