@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import statistics
 import sys
 import tempfile
 import time
@@ -26,17 +25,9 @@ sys.path.insert(0, str(ROOT))
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 LONG = {"first_movement": 3600, "movement": 3600, "retreat": 3600, "adjustment": 3600}
+from benchmarks.lobby_bench import timed  # noqa: E402  (after the path)
+
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
-
-
-def timed(call, rounds: int) -> tuple[float, float]:
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        call()
-        times.append((time.perf_counter() - start) * 1000)
-    times.sort()
-    return statistics.median(times), times[int(len(times) * 0.95) - 1]
 
 
 def sign_in(client, path: str, token: str) -> None:
@@ -107,7 +98,7 @@ def main() -> None:
         print(f"{'page':<24} {'status':>6} {'p50 ms':>7} {'p95 ms':>7}")
         for label, path in pages:
             status = client.get(path).status_code
-            p50, p95 = timed(lambda: client.get(path), args.rounds)
+            p50, p95 = timed(lambda: client.get(path), args.rounds, 0.95)
             print(f"{label:<24} {status:>6} {p50:>7.1f} {p95:>7.1f}")
     finally:
         stop(proc)
