@@ -17,7 +17,6 @@ import argparse
 import re
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
