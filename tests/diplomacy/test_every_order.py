@@ -16,6 +16,8 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from tests.budget import examples
+
 from adjudicator.diplomacy import adjudicate  # noqa: E402
 from adjudicator.diplomacy.board import BOARD  # noqa: E402
 
@@ -108,7 +110,7 @@ def power_order(request):
     return list(dict.fromkeys(list(request["units"]) + list(request["centers"]) + list(request["orders"])))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(requests())
 def test_every_order_string_gets_exactly_one_result(request):
     response = adjudicate(request)

@@ -3,6 +3,8 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
+from tests.budget import examples
+
 from adjudicator.diplomacy import adjudicate, check_orders, initial_position
 from adjudicator.diplomacy.board import BOARD
 
@@ -14,7 +16,7 @@ WORDS = (["A", "F", "-", "->", "S", "C", "H", "VIA", "R", "D", "B", "WAIVE", "to
 order_text = st.lists(st.sampled_from(WORDS), min_size=0, max_size=8).map(" ".join)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(order_text, max_size=6), st.sampled_from(["S1901M", "S1901R", "W1901A"]),
        st.sampled_from(sorted(BOARD.powers)))
 def test_random_order_text_never_raises(orders, phase, power):

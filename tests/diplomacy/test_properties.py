@@ -40,6 +40,8 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from tests.budget import examples
+
 try:
     from adjudicator.diplomacy import adjudicate, initial_position
     from adjudicator.diplomacy.board import BOARD
@@ -50,7 +52,7 @@ except ImportError as error:  # the engine is written in parallel
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 OUTCOMES = {"succeeds", "fails", "dislodged", "invalid"}
-SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # -- map helpers (from the engine's board, read once) ---------------------------

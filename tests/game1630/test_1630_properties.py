@@ -5,6 +5,8 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.budget import examples
+
 from adjudicator.game1630 import SCORING, VOTE, WAR
 from adjudicator.game1630.state import COUNTRIES, INITIAL_COUNTRIES
 from adjudicator.procedure import Decision, Dice, Outcome, Sealed, answer, next_step
@@ -42,7 +44,7 @@ def spec_war(a: dict, d: dict, a_id: str, d_id: str, dice_a, dice_d):
     return ("ATTACKER" if ta > td else "DEFENDER"), a, d
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(pair=st.permutations(COUNTRIES).map(lambda c: c[:2]), a=country_record, d=country_record,
        dice_a=two_dice, dice_d=two_dice)
 def test_every_war_keeps_every_bound_and_follows_the_spec_algorithm(pair, a, d, dice_a, dice_d):
@@ -145,7 +147,7 @@ def play_out(state, pick, limit=60):
     return log, step
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(state=vote_states(), data=st.data())
 def test_a_vote_conserves_cards_keeps_pile_rules_and_replays(state, data):
     log, final = play_out(state, lambda step: choose(step, data))
@@ -178,7 +180,7 @@ def test_a_vote_conserves_cards_keeps_pile_rules_and_replays(state, data):
         assert 0 <= record["prestige"] <= 7 and record["army_size"] >= 0 and record["military_ability"] >= 0
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(state=vote_states(), data=st.data())
 def test_taking_the_default_at_every_decision_always_terminates(state, data):
     def default(step):
@@ -195,7 +197,7 @@ def test_taking_the_default_at_every_decision_always_terminates(state, data):
         assert final.state["countries"] == {c: {**r} for c, r in state["countries"].items()}
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(state=vote_states(), data=st.data())
 def test_sealed_steps_and_private_details_keep_hands_and_ballots_secret(state, data):
     """Placements after the call and ballots are each one sealed step; a step listing a hand is private."""
@@ -229,7 +231,7 @@ def test_sealed_steps_and_private_details_keep_hands_and_ballots_secret(state, d
         assert all(q in ("loss_choice", "dice") for q in questions[ballot_at + 1:])
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(pair=st.permutations(COUNTRIES).map(lambda c: c[:2]), a=country_record, d=country_record,
        dice_a=two_dice, dice_d=two_dice)
 def test_a_war_through_json_always_ends_with_a_json_outcome(pair, a, d, dice_a, dice_d):
@@ -242,7 +244,7 @@ def test_a_war_through_json_always_ends_with_a_json_outcome(pair, a, d, dice_a, 
     assert isinstance(step, Outcome) and as_stored(step.to_dict()) == step.to_dict()
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(state=vote_states(), data=st.data())
 def test_scoring_ends_at_once_with_a_json_outcome(state, data):
     counters = {p: data.draw(st.lists(st.sampled_from(COUNTRIES), max_size=4)) for p in state["players"]}

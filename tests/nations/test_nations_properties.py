@@ -6,6 +6,8 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from tests.budget import examples
+
 from adjudicator.kinds import KINDS
 from adjudicator.nations import (EVENT, FAMINE, FINAL_SCORING, FORCED_LOSS, KNOWLEDGE_SCORING, PLAYER_ORDER, PRODUCTION,
                                  RESOLUTION, WAR)
@@ -114,7 +116,7 @@ def default_or_first(step):
     return step.default if step.has_default else step.choices[0]
 
 
-common = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+common = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @common
@@ -187,7 +189,7 @@ def with_losses(state, data):
 
 
 @pytest.mark.parametrize("procedure", NATIONS_KINDS, ids=lambda p: p.name)
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(states(), st.data(), st.booleans())
 def test_every_kind_ends_with_an_outcome_through_json(procedure, state, data, defaults):
     if procedure is FORCED_LOSS:

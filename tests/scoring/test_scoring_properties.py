@@ -11,11 +11,13 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.budget import examples
+
 from adjudicator.scoring import SYSTEMS, as_numbers, load_result, score
 
 from tests.scoring.helpers import POWERS
 
-SETTINGS = settings(max_examples=150, deadline=None)
+SETTINGS = settings(max_examples=examples(150), deadline=None)
 SOLO_WINNER_POINTS = {"dss": 100, "sum_of_squares": 100, "carnage": 28034, "cdiplo100": 100, "tribute": 100,
                       "opentribute": 340, "world_classic": 420, "bangkok": 41}
 WINNER_TAKES_ALL = ("dss", "sum_of_squares", "carnage", "cdiplo100", "tribute", "opentribute")

@@ -8,6 +8,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from tests.budget import examples
+
 from tests.service.gamekit import POWERS, LONG, created_game, finished, force_until, new_game
 from workers.tables.games.views import HIDDEN_RULES
 
@@ -224,7 +226,7 @@ def _rfc3339(moment: datetime) -> str:
     return moment.isoformat().replace("+00:00", "Z")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(start=MOMENTS, length=st.one_of(st.timedeltas(timedelta(seconds=-5), timedelta(days=31)),
                                        st.timedeltas(timedelta(days=-1), timedelta(days=9999 * 365))),
        near=st.none() | st.integers(-2 * 86400, 400 * 86400))

@@ -13,6 +13,8 @@ import redis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.budget import examples
+
 from tests.security.test_net_defects import _limited
 from tests.service.gamekit import LONG, POWERS, Game, created_game, force_until, new_game
 from tests.service.sse import Stream
@@ -398,7 +400,7 @@ def test_defect_06_press_and_mila_orders_xml_cannot_hold_are_refused(api):
     assert imported.status_code == 422 and "phases[0].orders.FRANCE[0]" in imported.json()["detail"], imported.text
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(st.characters(codec=None, exclude_categories=()), max_size=30))
 def test_defect_06_the_renderer_writes_well_formed_xml_whatever_it_is_given(text):
     from xml.dom import minidom
@@ -471,7 +473,7 @@ PLACES = st.sampled_from([["phases"], ["phases", 0], ["phases", 1], ["phases", 0
                           ["phases", 1, "state", "centers", "FRANCE"], ["map"], ["rules"]])
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(changes=st.lists(st.tuples(PLACES, JSON), min_size=1, max_size=3))
 def test_defect_08_random_mila_records_never_get_a_5xx(api, mila_record, changes):
     record = mila_record
@@ -610,7 +612,7 @@ def test_every_request_text_is_a_target():
     assert len(TARGETS) > 60 and any(t[1] == "/v1/games/import" for t in TARGETS)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(target=st.sampled_from(TARGETS), text=HOSTILE, who=st.sampled_from(["anyone", "director", "FRANCE"]))
 def test_every_text_of_every_request_never_gets_a_5xx(api, live_game, target, text, who):
     method, template, where, field = target

@@ -7,6 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.budget import examples
+
 from tests.service.gamekit import new_game
 
 
@@ -72,7 +74,7 @@ BODY = st.one_of(JSON, st.fixed_dictionaries({"orders": JSON}), st.fixed_diction
     st.text(max_size=40), max_size=5)}), st.fixed_dictionaries({"phase": JSON, "units": JSON, "orders": JSON}))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=BODY, target=st.sampled_from(["orders", "ready", "extend", "players", "adjudicate", "games"]))
 def test_no_body_makes_a_500(api, fuzz_game, body, target):
     game = fuzz_game

@@ -7,13 +7,15 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.budget import examples
+
 from tests.service.gamekit import POWERS, new_game
 
 GROUP = st.one_of(st.just("all"), st.sets(st.sampled_from(POWERS), min_size=1, max_size=6))
 MESSAGE = st.tuples(st.sampled_from(POWERS), GROUP, st.booleans(), st.booleans())
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(messages=st.lists(MESSAGE, max_size=12), cut=st.integers(0, 12))
 def test_each_power_reads_exactly_what_it_sent_or_received_and_the_broadcasts(api, messages, cut):
     game = new_game(api, press={"grey": "allowed", "fake_broadcast": True})

@@ -3,6 +3,8 @@ import json
 
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
+from tests.budget import examples
+
 from adjudicator.procedure import Decision, Dice, Outcome, Sealed, answer, next_step
 from adjudicator.statecraft import (AGENDA, BRIBES, CONFLICT, COUNTRY_GRID, EFFECT, FINAL_SCORING, GOVERNANCE,
                                     INFLUENCE)
@@ -13,7 +15,7 @@ from tests.statecraft.helpers import tokens_of
 EFFECTS = ["PP_METALS", "COUNT_CROPS", "PLACE_INFLUENCE", "PLACE_INFLUENCE_ISLAMIC", "PLACE_DEMO",
            "PLACE_DEMO_OWN_FG", "BRIBE", "SPY", "SWAP_RESOURCES", "SUPPORT_UP", "SUPPORT_DOWN", "VOTE_TO_BAG",
            "PP_DELTA(-2)"]
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite

@@ -8,6 +8,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.budget import examples
+
 from adjudicator.procedure import Decision, Dice, Outcome, answer, next_step
 from adjudicator.versailles import FINAL_SCORING, UNSETTLE, UPRISING, GameState, final_scoring
 from adjudicator.versailles.state import COUNTER_TYPES, DEFAULT_REGIONS, NATIONS
@@ -133,7 +135,7 @@ def check_bidding(uprising):
     assert uprising["winner"] == (bids[-1]["player"] if bids else None)
 
 
-FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @FAST
