@@ -135,7 +135,7 @@ def open_seat(game_id, power):
      "start, after the end, or for a seat the bot plays already.")
 @authenticate("directorToken")
 @response(schemas.GameSchema, 200, "The game.")
-@other_responses("Unavailable", "Unauthorized", "Forbidden", "NotFound", "Conflict")
+@other_responses("Unavailable", "Malformed", "Unauthorized", "Forbidden", "NotFound", "Conflict")
 def bot_seat(game_id, power):
     games().seats.to_bot(game_id, token(), power.upper())
     return reply(schemas.GameSchema(), games().views.public_state(game_id))
