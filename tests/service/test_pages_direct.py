@@ -149,6 +149,8 @@ def test_a_tournament_round_run_from_its_console(api, inproc, site, people):  # 
              for r in table.get_by_role("row").all()[1:]]
     assert shown == [(row["name"], row["total_rounded"]) for row in standings["standings"]]
     assert all(re.fullmatch(r"\d+\.\d\d", total) for _name, total in shown)  # two decimals
+    awards = boss.get_by_role("table", name=re.compile("^Best countries"))
+    assert awards.get_by_role("row").filter(has_text="Austria").get_by_role("cell").first.inner_text() == "37.04"
     shot(boss, "console-tournament")
 
     # the board's console, opened from the tournament's
