@@ -8,8 +8,10 @@ It starts a private redis-server, makes a standard game of seven players through
 stored, a message sent each phase, the director forcing each adjudication, its jobs run by an
 RQ SimpleWorker here), signs a browser's session in as FRANCE through the pages' own sign-in
 flow (the invitation link, the form and its CSRF token), and as an account and a resolution's
-participant, then times each page through the application (Flask's test client, so the
-figures are the service's own time, no network): p50 and p95 in milliseconds.
+participant, and another browser's as the game's director and as the director of a tournament
+of nine players (its first round's board made: seven seats, two byes), then times each page
+through the application (Flask's test client, so the figures are the service's own time, no
+network): p50 and p95 in milliseconds.
 """
 from __future__ import annotations
 
@@ -85,19 +87,31 @@ def main() -> None:
             {"kind": "1630.vote", "state": _tv06(), "dice": "director",
              "participants": {p: {"name": p} for p in ("Tim", "Martin", "Simon")}})
 
+        tournaments = app.extensions["tournaments"]
+        made, td = tournaments.create({"name": "Bench cup", "system": "sum_of_squares", "rounds": 3,
+                                       "aggregate": {"method": "sum"}, "players": [f"P{i}" for i in range(1, 10)]})
+        tid = made["id"]
+        tournaments.create_boards(tid, td, 1, "draw", {})  # a board of seven and two byes
+
         client = app.test_client()
         sign_in(client, f"/games/{gid}/play", tokens["FRANCE"])
         sign_in(client, "/me", account_token)
         sign_in(client, f"/resolutions/{resolution['id']}", rtokens["Tim"])
+        director_client = app.test_client()  # a game's director and a tournament's: consoles
+        sign_in(director_client, f"/games/{gid}/direct", director)
+        sign_in(director_client, f"/tournaments/{tid}/direct", td)
         pages = [("lobby /", "/"), ("sign-in form", "/signin"), ("game (public)", f"/games/{gid}"),
                  ("game, a past phase", f"/games/{gid}?phase={games.views.history(gid)[2].phase}"),
                  ("player's page", f"/games/{gid}/play"), ("player's map (SVG)", f"/games/{gid}/play/map.svg"),
-                 ("me", "/me"), ("resolution", f"/resolutions/{resolution['id']}")]
+                 ("me", "/me"), ("resolution", f"/resolutions/{resolution['id']}"),
+                 ("tournament (public)", f"/tournaments/{tid}")]
+        consoles = [("game console", f"/games/{gid}/direct"), ("tournament console", f"/tournaments/{tid}/direct"),
+                    ("player slips", f"/tournaments/{tid}/direct/slips?round=1")]
         print(f"game of {history} adjudicated phases; {args.rounds} requests a page")
         print(f"{'page':<24} {'status':>6} {'p50 ms':>7} {'p95 ms':>7}")
-        for label, path in pages:
-            status = client.get(path).status_code
-            p50, p95 = timed(lambda: client.get(path), args.rounds, 0.95)
+        for label, path, browser in [(*p, client) for p in pages] + [(*p, director_client) for p in consoles]:
+            status = browser.get(path).status_code
+            p50, p95 = timed(lambda: browser.get(path), args.rounds, 0.95)
             print(f"{label:<24} {status:>6} {p50:>7.1f} {p95:>7.1f}")
     finally:
         stop(proc)

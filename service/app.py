@@ -35,6 +35,7 @@ from .games_api import bp as games_bp
 from .maps_api import bp as maps_bp
 from .pages import bp as pages_bp
 from .play_pages import bp as play_bp
+from .direct_pages import bp as direct_bp
 from . import page_auth
 from .press_api import bp as press_bp
 from .resolutions_api import bp as resolutions_bp
@@ -182,7 +183,7 @@ class NotImport(BaseConverter):
 def add_routes(app: Flask) -> None:
     """Every route of the API (the contract is generated from them: service/contract.py)."""
     app.url_map.converters["not_import"] = NotImport
-    for blueprint in (api, games_bp, maps_bp, pages_bp, play_bp, accounts_bp, press_bp, export_bp, events_bp,
+    for blueprint in (api, games_bp, maps_bp, pages_bp, play_bp, direct_bp, accounts_bp, press_bp, export_bp, events_bp,
                       resolutions_bp, scoring_bp, tournaments_bp, webhooks_bp):
         app.register_blueprint(blueprint)
 

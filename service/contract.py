@@ -371,7 +371,7 @@ def _operation(op: Operation) -> dict:
 
 
 #: blueprints of pages that only a browser uses (forms with CSRF, a session cookie): not the API's contract
-BROWSER_ONLY = frozenset({"play", "static", "static_pages"})
+BROWSER_ONLY = frozenset({"play", "direct", "static", "static_pages"})
 
 
 def generate(app) -> dict:

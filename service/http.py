@@ -315,7 +315,7 @@ def _unexpected(e: Exception):
                    "it may or may not have been applied")
 
 
-FORM_BLUEPRINTS = frozenset({"pages", "play"})  # the pages' HTML forms: no JSON body (service/page_auth.py)
+FORM_BLUEPRINTS = frozenset({"pages", "play", "direct"})  # the pages' HTML forms: no JSON body (service/page_auth.py)
 
 
 def register(app, document: dict) -> None:

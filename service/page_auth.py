@@ -31,6 +31,7 @@ from workers.core.sessions import Place
 from workers.core.store import Digest
 from workers.tables.viewers import Role, Viewer, who
 
+from .contract import BROWSER_ONLY
 from .http import FORM_BLUEPRINTS as PAGE_BLUEPRINTS, BadRequest
 
 COOKIE = "dip_session"
@@ -123,6 +124,12 @@ def viewer(table: str, tid: str) -> Viewer:
     return found
 
 
+def board_viewer(gid: str, tid: str) -> Viewer:
+    """Who the session's token at tournament ``tid`` is at its board ``gid`` (a board's director is its
+    tournament's director), so that the tournament's console opens its boards' consoles."""
+    return who(store().r, "game", gid, sessions.digest_at(session.fields, Place("tournament", tid)))
+
+
 def credential(found: Viewer) -> Digest | None:
     """What a page hands a table method where the API hands the bearer token."""
     return Digest(found.digest) if found.digest else None
@@ -157,7 +164,7 @@ def _page_error(e: Exception):
     if isinstance(e, GameError):
         return error_page(e.status, e.title, e.detail)
     if isinstance(e, ValidationError):
-        return error_page(400, "Bad request", "; ".join(f"{k}: {v}" for k, v in _flat(e.messages)))
+        return error_page(400, "Bad request", refusal(e)[1])
     if isinstance(e, BadRequest):
         return error_page(400, "Bad request", e.detail)
     if isinstance(e, HTTPException):
@@ -168,6 +175,13 @@ def _page_error(e: Exception):
         return error_page(503, "Try again soon", "The service's store is unavailable for a moment.")
     current_app.logger.exception("unexpected error on page %s", request.path)
     return error_page(500, "Internal error", "The service failed to show this page.")
+
+
+def refusal(e: GameError | ValidationError) -> tuple[int, str]:
+    """A refused action's status and reason, as a page shows them."""
+    if isinstance(e, ValidationError):
+        return 400, "; ".join(f"{k}: {v}" for k, v in _flat(e.messages))
+    return e.status, e.detail
 
 
 def _flat(messages, where: str = "") -> list[tuple[str, str]]:
@@ -198,7 +212,7 @@ def init_app(app) -> None:
             resp.headers["Content-Security-Policy"] = CSP
             resp.headers["Referrer-Policy"] = "same-origin"
             resp.headers["X-Content-Type-Options"] = "nosniff"
-            if request.blueprint == "play":
+            if request.blueprint in BROWSER_ONLY:  # the pages of a signed-in person
                 resp.headers["Cache-Control"] = "no-store"
         return resp
 

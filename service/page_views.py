@@ -99,6 +99,19 @@ def orders_from_form(form) -> list[str]:
     return [value for name, value in form.items(multi=True) if name.startswith("order:") and value.strip()]
 
 
+def result_from_form(form, powers: list[str]) -> dict:
+    """A result recorded at the table as its form sends it ("Draw" and its members, "Solo" and its
+    winner, "Concession" and to whom, or "Time called"; the centres counted, where typed), in the shape
+    of the API's ``result`` (service/schemas.py, TableResultSchema), which checks it."""
+    end = form.get("end", "")
+    result = {"end": end} | {"draw": {"members": form.getlist("members")}, "solo": {"winner": form.get("winner", "")},
+                             "concession": {"to": form.get("to", "")}}.get(end, {})
+    counted = {p: form.get(f"centres:{p}", "").strip() for p in powers}
+    if any(counted.values()):
+        result["centers"] = {p: int(n) if n.isdigit() else n for p, n in counted.items() if n}
+    return result
+
+
 # ---------------------------------------------------------------- a resolution
 def label(choice) -> str:
     if isinstance(choice, str):

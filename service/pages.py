@@ -136,12 +136,12 @@ def tournament_page(tournament_id):
     tournaments = current_app.extensions["tournaments"]
     view = tournaments.view(tournament_id)
     standings = tournaments.standings(tournament_id)
-    names = {p["id"]: p["name"] for p in view["players"]}
-    rounds = []
-    for rd in standings["rounds"]:
-        seats = {b["game"]: b["seats"] for b in view["boards"] if b["round"] == rd["round"]}
-        rounds.append({"round": rd["round"], "boards": [
-            {**b, "seats": sorted(seats.get(b["game"], {}).items()),
-             "scores": {pid: s for pid, s in b["scores"].items()}} for b in rd["boards"]]})
-    return render_template("tournament.html", view=view, standings=standings, rounds=rounds, names=names,
-                           round_numbers=[str(r) for r in range(1, view["rounds"] + 1)])
+    return render_template("tournament.html", view=view, standings=standings, rounds=tournament_rounds(view, standings),
+                           names={p["id"]: p["name"] for p in view["players"]})
+
+
+def tournament_rounds(view: dict, standings: dict) -> list[dict]:
+    """Each round of the standings with its boards' seats (power, player id) beside their scores."""
+    seats = {b["game"]: sorted(b["seats"].items()) for b in view["boards"]}
+    return [{**rd, "boards": [{**b, "seats": seats.get(b["game"], [])} for b in rd["boards"]]}
+            for rd in standings["rounds"]]

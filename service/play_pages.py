@@ -13,6 +13,7 @@ from functools import lru_cache
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from marshmallow import ValidationError
 
 from maps import phase_title, render_svg
 from workers.core import sessions
@@ -39,14 +40,27 @@ def resolutions():
     return current_app.extensions["resolutions"]
 
 
+CONSOLES = {"game": "direct.game_console", "tournament": "direct.tournament_console"}
+
+
 def page_of(place: Place, found_role: Role | None = None) -> str:
-    if place.table == "game" and found_role in (Role.DIRECTOR, Role.TOURNAMENT_DIRECTOR):
-        return url_for("pages.game_page", game_id=place.id)  # the director's console is not a page yet
+    """The page a token opens at ``place``: a director's, its console."""
     if place.table == "account":
         return url_for("play.me")
-    endpoint = PAGES[place.table]
+    director = found_role in (Role.DIRECTOR, Role.TOURNAMENT_DIRECTOR) and place.table in CONSOLES
+    endpoint = CONSOLES[place.table] if director else PAGES[place.table]
     key = {"game": "game_id", "resolution": "resolution_id", "tournament": "tournament_id"}[place.table]
     return url_for(endpoint, **{key: place.id})
+
+
+def attempt(action, again, done: str):
+    """POST/redirect/GET: run ``action()``, then redirect to ``done`` (303); a refusal (409, 422, 403, or
+    a form the API's schema refuses) answers ``again(status, reason)``, the page with the rule's reason."""
+    try:
+        action()
+    except (Conflict, Invalid, Forbidden, ValidationError) as e:
+        return again(*page_auth.refusal(e))
+    return redirect(done, 303)
 
 
 # ---------------------------------------------------------------- signing in
@@ -152,11 +166,9 @@ def act(gid: str, action, **shown):
     """Run ``action(credential)`` for the signed-in player; on success back to the page (303), on
     a refusal the page again with the rule's reason."""
     found = player_of(gid)
-    try:
-        action(credential(found))
-    except (Conflict, Invalid, Forbidden) as e:
-        return render_play(gid, found, e.status, error=e.detail, **shown)
-    return redirect(url_for("play.play_page", game_id=gid), 303)
+    return attempt(lambda: action(credential(found)),
+                   lambda status, error: render_play(gid, found, status, error=error, **shown),
+                   url_for("play.play_page", game_id=gid))
 
 
 @bp.get("/games/<game_id>/play")
@@ -269,14 +281,15 @@ def answer(resolution_id):
     if as_whom is None:
         raise SignIn(found.refused or "")
     view = resolutions().view(resolution_id, as_whom)
-    try:
+
+    def answer_step():
         value = page_views.answer_from_form(view, request.form)
         who_answers = resolutions().answerer(resolution_id, credential(found))
         resolutions().answer(resolution_id, who_answers, int(request.form.get("step", -1)), value,
                              request.form.get("participant") or None)
-    except (Conflict, Invalid, Forbidden) as e:
-        return resolution_page(resolution_id, status=e.status, error=e.detail)
-    return redirect(url_for("play.resolution_page", resolution_id=resolution_id), 303)
+
+    return attempt(answer_step, lambda status, error: resolution_page(resolution_id, status=status, error=error),
+                   url_for("play.resolution_page", resolution_id=resolution_id))
 
 
 @bp.post("/resolutions/<resolution_id>/<action>")
@@ -286,11 +299,9 @@ def direct_resolution(resolution_id, action):
     found, as_whom = resolution_viewer(resolution_id)
     if as_whom is None:
         raise SignIn(found.refused or "")
-    try:
-        getattr(resolutions(), action)(resolution_id, credential(found))
-    except (Conflict, Invalid, Forbidden) as e:
-        return resolution_page(resolution_id, status=e.status, error=e.detail)
-    return redirect(url_for("play.resolution_page", resolution_id=resolution_id), 303)
+    return attempt(lambda: getattr(resolutions(), action)(resolution_id, credential(found)),
+                   lambda status, error: resolution_page(resolution_id, status=status, error=error),
+                   url_for("play.resolution_page", resolution_id=resolution_id))
 
 
 # ---------------------------------------------------------------- an account
