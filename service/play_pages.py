@@ -91,7 +91,8 @@ def signin():
     following = safe_next(request.form.get("next"))
     place = place_of(following)
     r = page_auth.store().r
-    candidates = ([place] if place else []) + [Place("account", "")]
+    issued = sessions.issued_for(r, token)  # where the token was issued: a token alone signs in
+    candidates = list(dict.fromkeys(c for c in (place, issued) if c)) + [Place("account", "")]
     for candidate in candidates:
         try:
             found = who(r, candidate.table, candidate.id, token or None)
@@ -102,8 +103,7 @@ def signin():
             resp = redirect(target, 303)
             page_auth.sign_in(resp, candidate, hash_token(token))
             return resp
-    why = ("This token opens nothing here. A player's token signs in from its game's page "
-           "(or use the sign-in link from your mail); an account token signs in anywhere.")
+    why = "This token opens nothing here: check that it was copied whole, or use the sign-in link from your mail."
     return render_template("signin.html", next=following, error=why), 401
 
 

@@ -281,6 +281,18 @@ def test_sign_in_by_link_invitation_account_and_a_takeover_ending_the_old_sessio
     england.wait_for_url(f"**/games/{gid}/play")
     assert power_of(england) == "ENGLAND" and tokens["ENGLAND"] not in england.content()
 
+    # a token alone at /signin opens what it was issued for: Germany's page, the director's console
+    for token, lands in ((tokens["GERMANY"], f"/games/{gid}/play"), (director, f"/games/{gid}/direct"),
+                         ("not-a-token", "/signin")):
+        person = people(javascript=False)
+        person.goto(site + "/signin")
+        person.get_by_label("Token").fill(token)
+        answer = person.get_by_role("button", name="Sign in")
+        with person.expect_navigation():
+            answer.click()
+        assert person.url.endswith(lands), (token, person.url)
+    assert "opens nothing here" in person.get_by_role("alert").inner_text()
+
     # the director opens England's seat; a person with an account takes it over from the lobby
     assert api.post(f"/v1/games/{gid}/seats/ENGLAND/open", token=director, json={"reason": "gone"}).status_code == 200
     account = api.post("/v1/accounts", json={"name": "Newcomer"}).json()

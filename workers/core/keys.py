@@ -206,6 +206,12 @@ def session(digest: str) -> str:
     return f"{PREFIX}:session:{digest}"
 
 
+def token_place(digest: str) -> str:
+    """STRING: the table a token (by its hash) was issued for, "{table}:{id}", so that /signin takes a
+    token alone (workers/core/sessions.py); expires after a year, the table's own check still decides."""
+    return f"{PREFIX}:tokenplace:{digest}"
+
+
 def signin_code(digest: str) -> str:
     """STRING: a one-time sign-in code (by its hash) -> JSON {table, id, digest}; expires after 7 days."""
     return f"{PREFIX}:signin:{digest}"

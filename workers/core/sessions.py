@@ -22,6 +22,7 @@ from .store import Digest, hash_token
 SESSION_TTL = 30 * 86400  # seconds a session lasts after its last sign-in
 CODE_TTL = 7 * 86400  # seconds a sign-in code works, at most
 CSRF = "_csrf"
+TOKEN_PLACE_TTL = 365 * 86400  # seconds /signin remembers where a token was issued
 
 
 @dataclass(frozen=True)
@@ -102,3 +103,15 @@ def secret(r) -> str:
     """The pages' signing key: made once, shared by every process of the service."""
     r.set(keys.pages_secret(), secrets.token_hex(32), nx=True)
     return r.get(keys.pages_secret())
+
+
+def issued(pipe, place: Place, digest: str) -> None:
+    """Remember that the token with hash ``digest`` was issued for ``place``: /signin then takes the
+    token alone. Only a hint: ``who`` still decides whether the token opens anything there."""
+    pipe.set(keys.token_place(digest), place.field, ex=TOKEN_PLACE_TTL)
+
+
+def issued_for(r, token: str) -> Place | None:
+    """Where ``token`` was issued (``issued``), if anywhere."""
+    found = r.get(keys.token_place(hash_token(token))) if token else None
+    return Place(*found.split(":", 1)) if found else None

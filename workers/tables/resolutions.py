@@ -28,7 +28,7 @@ from adjudicator.kinds import KINDS, game_of
 from adjudicator.procedure import (Decision, Dice, IllegalDecision, InvalidState, NotYourStep, Outcome, Replay,
                                    Sealed, check_answer)
 
-from ..core import keys, live
+from ..core import keys, live, sessions
 from ..core.outcome import JobOutcome
 from ..core.clock import Clock
 from ..core.machine import RESOLUTION, ResolutionStatus
@@ -153,6 +153,8 @@ class Resolutions:
             pipe.hset(self.key(rid), mapping=record.save())
             if tokens:
                 pipe.hset(keys.resolution_tokens(rid), mapping={hash_token(t): p for p, t in tokens.items()})
+            for given in (director_token, *tokens.values()):
+                sessions.issued(pipe, sessions.Place("resolution", rid), hash_token(given))
             self._settle(pipe, record, run.current)
             pipe.execute()
         self.replays.keep(rid, Checked(run, []))

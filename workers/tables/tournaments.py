@@ -25,7 +25,7 @@ from itertools import combinations, permutations
 
 from adjudicator import scoring
 
-from ..core import keys
+from ..core import keys, sessions
 from ..core import audit, versions
 from ..delivery import mail
 from ..core.errors import Conflict, Invalid, NotFound
@@ -169,6 +169,7 @@ class Tournaments:
                 aggregate={"method": aggregate["method"], "n": aggregate.get("n")},
                 rounds=spec["rounds"], director=hash_token(token), created_at=self.store.now(),
                 bye_score=spec.get("bye_score", DEFAULT_BYE), preferences=spec.get("preferences", False)).save())
+            sessions.issued(pipe, sessions.Place("tournament", tid), hash_token(token))
             for i, name in enumerate(spec.get("players", []), 1):
                 pipe.hset(keys.tournament_players(tid), f"t{i}", TournamentPlayer(f"t{i}", name).dumps())
             self._keep(pipe, tid, self.store.settings.game_ttl_forming)  # abandoned unless it goes on

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...core import audit, keys, live
+from ...core import audit, keys, live, sessions
 from ...core.errors import Conflict, Forbidden, NotFound
 from ...core.machine import GameStatus
 from ...core.records import GameRecord, HistoryEntry, PlayerRecord
@@ -203,6 +203,7 @@ class Seats:
             pipe.hset(keys.players(gid), seat.id, retired.dumps())
             pipe.hset(keys.players(gid), pid, player.dumps())
             pipe.hset(keys.tokens(gid), hash_token(token), pid)
+            sessions.issued(pipe, sessions.Place("game", gid), hash_token(token))
             self.t.tie(pipe, gid, account, first_seat)
             self.t.accounts.count(pipe, account, took_over=1)
             self.t.accounts.count(pipe, seat.left_account, replaced=1)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import secrets
 
-from ...core import audit, keys
+from ...core import audit, keys, sessions
 from ...core.errors import Conflict, Invalid
 from ...core.machine import GameStatus
 from ...core.records import GameRecord, PlayerRecord
@@ -86,6 +86,8 @@ class Setup:
                             forked_from=forked_from, first_seq=len(history or []) + 1)
         with self.t.r.pipeline() as pipe:
             pipe.hset(keys.game(gid), mapping=record.save())
+            if token:
+                sessions.issued(pipe, sessions.Place("game", gid), hash_token(token))
             pipe.expire(keys.game(gid), self.t.store.settings.game_ttl_forming)  # abandoned unless someone joins
             if history:
                 pipe.rpush(keys.history(gid), *(h.dumps() for h in history))
@@ -148,6 +150,7 @@ class Setup:
             pipe.multi()
             pipe.hset(keys.players(gid), pid, player.dumps())
             pipe.hset(keys.tokens(gid), hash_token(token), pid)
+            sessions.issued(pipe, sessions.Place("game", gid), hash_token(token))
             self.t.tie(pipe, gid, account, first_seat)
             if email:
                 mail.welcome(self.t.store, pipe, g, player, token)
