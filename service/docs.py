@@ -40,7 +40,7 @@ def _fields(spec: dict, schema: dict) -> str:
 
 @lru_cache(maxsize=1)
 def docs_page(document: str) -> str:
-    spec = yaml.safe_load(document)
+    spec = yaml.load(document, Loader=yaml.CSafeLoader)  # libyaml, in the wheel
     info = spec.get("info", {})
     out = [f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(info.get('title', 'API'))}</title>",
            "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;line-height:1.4}"

@@ -18,7 +18,7 @@ from tests.budget import examples
 from tests.security.test_net_defects import _limited
 from tests.service.gamekit import LONG, POWERS, Game, created_game, force_until, new_game
 from tests.service.sse import Stream
-from tests.service.svc_stack import wait_for
+from tests.service.svc_stack import spec as read_spec, wait_for
 from tests.service.test_accounts import new_account
 from workers.core import keys
 from workers.core.settings import Settings
@@ -574,11 +574,10 @@ def _string_fields(spec: dict, schema: dict, path: tuple = (), depth: int = 0) -
 
 def _targets() -> list[tuple[str, str, str, tuple]]:
     """(method, path, "body" or "query", field path) for every text a request of openapi.yaml takes."""
-    import yaml
 
     from tests.service.svc_stack import ROOT
 
-    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    spec = read_spec()
     out = []
     for path, ops in spec["paths"].items():
         for method, op in ops.items():

@@ -31,6 +31,7 @@ import requests
 from service.launch import free_port, service_commands
 from tests.service.gamekit import new_game
 from tests.service.svc_stack import ROOT, TEST_ENV, Api, Launcher, environment, redis_server, wait_for
+from tests.service.svc_stack import spec as read_spec
 from workers.core import keys
 from workers.core.settings import Settings
 from workers.core.store import Store, new_id
@@ -332,14 +333,13 @@ def test_5_headers_not_sent_in_time_close_the_connection(gunicorn_api):
 def test_9_every_operation_that_creates_something_is_rate_limited(redis_url):
     """Every operation of openapi.yaml that answers 201 (it made something) has a rate limit on its
     route, and documents the 429: fork, tournaments, their players and boards were missing."""
-    import yaml
 
     from service.app import create_app
     from workers.core.settings import RATE_LIMITS
 
     app = create_app(redis_url, Settings.from_env({"RATE_LIMITS": "on"}))
     urls = app.url_map.bind("localhost")
-    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    spec = read_spec()
     creating = [(method.upper(), path, op) for path, ops in spec["paths"].items() for method, op in ops.items()
                 if isinstance(op, dict) and "201" in {str(code) for code in op.get("responses", {})}]
     assert len(creating) >= 12

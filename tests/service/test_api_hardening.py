@@ -10,16 +10,15 @@ import socket
 
 import pytest
 import requests
-import yaml
 
 from tests.service.gamekit import new_game
-from tests.service.svc_stack import SPEC, wait_for
+from tests.service.svc_stack import spec as read_spec, wait_for
 
 SAMPLE = {"power": "FRANCE", "system": "dss", "round_number": "1", "player_id": "t1"}
 
 
 def _operations():
-    spec = yaml.safe_load(SPEC.read_text())
+    spec = read_spec()
 
     def resolve(node):
         while "$ref" in node:

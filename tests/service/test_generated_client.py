@@ -13,7 +13,7 @@ import httpx
 import pytest
 import yaml
 
-from tests.service.svc_stack import SPEC
+from tests.service.svc_stack import SPEC, spec as read_spec
 from tests.service.test_mila import _mila_played
 
 PACKAGE = "adjudication_client"
@@ -44,7 +44,7 @@ def generated(tmp_path_factory):
 def test_the_client_is_generated_without_a_warning_or_a_skipped_operation(generated):
     output, _client, package = generated
     assert "warning" not in output.lower(), output
-    spec = yaml.safe_load(SPEC.read_text())
+    spec = read_spec()
     operations = {op["operationId"] for item in spec["paths"].values() for method, op in item.items()
                   if method in ("get", "put", "post", "delete", "patch")}
     snake = {"".join(f"_{c.lower()}" if c.isupper() else c for c in name) for name in operations}
