@@ -109,7 +109,7 @@ def test_proposals_their_outcomes_and_the_end_by_mail_with_nothing_secret(mail):
             relay.wait(addr[p], "Proposal passed: a concession to FRANCE")[0])
         over = relay.wait(addr[p], "Game over: conceded to FRANCE")[0]
         body = text(over)
-        assert f"Game {game.id} Votes is over, agreed by a vote of the players: conceded to FRANCE." in body
+        assert f"Game {game.id} Votes is over: conceded to FRANCE. The players agreed to it by a vote." in body
         assert re.search(r"^  AUSTRIA +3$", body, re.M) and re.search(r"^  RUSSIA +4$", body, re.M)
         assert "It ended during F1901M, before that phase was adjudicated; the last phase played was S1901M." in body
         the_map(api, over, game.id)
@@ -136,7 +136,7 @@ def test_a_solo_names_the_last_phase_played_and_attaches_the_final_map(mail):
     for p in addr:
         over = relay.wait(addr[p], "Game over: FRANCE wins (a solo)")[0]
         body = text(over)
-        assert "is over, when a power reached the centres for victory: FRANCE wins (a solo)." in body
+        assert "is over: FRANCE wins (a solo). A power reached the centres for victory." in body
         assert "It ended when F1905M was adjudicated; that was the last phase played." in body
         assert "W1905A" not in body and "S1906M" not in body  # never played
         assert re.search(r"^  FRANCE +18$", body, re.M) and re.search(r"^  ENGLAND +0  \(eliminated in 1904\)$",

@@ -74,7 +74,8 @@ def test_a_board_played_by_mail_ends_with_the_scores(mail):
         started = relay.wait(address(f"s{seat['player'][1:]}"), "Started: S1901M")[0]
         assert f"You play {power}." in text(started)
         over = text(relay.wait(address(f"s{seat['player'][1:]}"), "Game over: a draw between AUSTRIA, ENGLAND, FRANCE")[0])
-        assert "is over, recorded by the director: a draw between AUSTRIA, ENGLAND, FRANCE." in over
+        assert "is over: a draw between AUSTRIA, ENGLAND, FRANCE. The director recorded it." in over
+        assert "Attached" not in over  # centres counted at the table: the board here does not show them
         assert "Scores under the tournament's system, sum_of_squares (Sum-of-Squares:" in over
         # 100 x c^2 / 270: AUSTRIA 1000/27 = 37.04, ENGLAND 30
         assert re.search(r"^  AUSTRIA +37\.04$", over, re.M) and re.search(r"^  ENGLAND +30\.00$", over, re.M)

@@ -225,9 +225,9 @@ def _deadline_passed(r, g, data, players) -> Notice:
 
 
 #: how a game ended (``ended_by``), said after its result
-ENDED_BY = {"vote": "agreed by a vote of the players", "director": "recorded by the director",
-            "solo": "when a power reached the centres for victory", "last_year": "after its last year",
-            "no_player_left": "as no player had a unit left"}
+ENDED_BY = {"vote": "The players agreed to it by a vote.", "director": "The director recorded it.",
+            "solo": "A power reached the centres for victory.", "last_year": "The game's last year was played.",
+            "no_player_left": "No player had a unit left."}
 
 
 def result_words(result: dict, winner: str | None) -> str:
@@ -239,7 +239,7 @@ def result_words(result: dict, winner: str | None) -> str:
         return f"a draw between {', '.join(result['draw_members'])}"
     if end == "concession":
         return f"conceded to {result['conceded_to']}"
-    return "time called"
+    return "time called, with the centres as they stand"
 
 
 def centres_text(result: dict) -> str:
@@ -278,15 +278,16 @@ def _game_ended(r, g: GameRecord, data: dict, players: list[PlayerRecord]) -> No
     else:
         when_ = f"It ended when {last} was adjudicated; that was the last phase played."
     what = result_words(result, data.get("winner"))
-    how = ("time was called: the game ends with the centres as they stand" if result["end"] == "timeout"
-           else what)
-    body = (f"Game {g.id}{' ' + g.name if g.name else ''} is over, {ENDED_BY.get(data['ended_by'], data['ended_by'])}: "
-            f"{how}.\n\n{centres_text(result)}{scores_text(r, g, result)}\n\n{when_}\n")
+    body = (f"Game {g.id}{' ' + g.name if g.name else ''} is over: {what}. {ENDED_BY.get(data['ended_by'], '')}"
+            f"\n\n{centres_text(result)}{scores_text(r, g, result)}\n\n{when_}\n")
 
     def picture() -> Picture | None:
-        if g.status != GameStatus.FINISHED or not g.position:  # rolled back since: no final position
+        """The final position; none if the game was rolled back since, or if its result was recorded at a
+        table with centres the board here does not show (a face-to-face board)."""
+        final = g.position if g.status == GameStatus.FINISHED else None
+        if not final or {p: len(final["centers"].get(p, [])) for p in result["centers"]} != result["centers"]:
             return None
-        return f"{g.id}-final.png", draw(g, g.position), "the final position"
+        return f"{g.id}-final.png", draw(g, final), "the final position"
 
     return Notice(f"Game over: {what}", body, picture=picture)
 
