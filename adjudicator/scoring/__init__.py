@@ -8,7 +8,8 @@ Pure: no I/O outside the command line in ``__main__``.
   raising :class:`ResultError` (``.field``, ``.message``, ``.errors``);
 * :func:`score` -- one system's scores, ``{power: Fraction}`` for all seven powers,
   raising :class:`UnknownSystemError` or :class:`ResultError`;
-* :func:`as_numbers` / :func:`as_exact` -- the scores as JSON numbers / exact strings (§4).
+* :func:`as_numbers` / :func:`as_exact` -- the scores as JSON numbers / exact strings (§4);
+  :func:`rounded` -- a score with two decimals, for reading.
 """
 from __future__ import annotations
 
@@ -16,11 +17,11 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from .common import POWERS, Game
-from .output import as_exact, as_numbers
+from .output import as_exact, as_numbers, rounded
 from .result import ResultError, ResultSchema, load_result
 from .systems import DESCRIPTIONS, SCORERS
 
-__all__ = ["SYSTEMS", "POWERS", "score", "load_result", "as_numbers", "as_exact",
+__all__ = ["SYSTEMS", "POWERS", "score", "load_result", "as_numbers", "as_exact", "rounded",
            "ResultSchema", "ResultError", "UnknownSystemError"]
 
 SYSTEMS: dict[str, str] = dict(DESCRIPTIONS)

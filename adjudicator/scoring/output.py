@@ -1,6 +1,7 @@
 """Scores leaving the module (spec §4): exact where possible, decimals otherwise."""
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Mapping
 
@@ -19,3 +20,12 @@ def as_numbers(scores: Mapping[str, Fraction]) -> dict[str, int | float]:
 def as_exact(scores: Mapping[str, Fraction]) -> dict[str, str]:
     """The exact scores as strings: ``"25"`` or ``"100/7"`` (numerator/denominator)."""
     return {p: str(Fraction(v)) for p, v in scores.items()}
+
+
+def rounded(value: Fraction | None) -> str | None:
+    """``value`` with two decimals for reading, halves rounded up (24.03846... -> "24.04")."""
+    if value is None:
+        return None
+    hundredths = math.floor(value * 100 + Fraction(1, 2))
+    sign = "-" if hundredths < 0 else ""
+    return f"{sign}{abs(hundredths) // 100}.{abs(hundredths) % 100:02d}"

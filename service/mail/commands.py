@@ -19,6 +19,7 @@ import redis
 from marshmallow import ValidationError
 
 from workers.delivery import mail as outbox
+from workers.delivery import notices
 from workers.core.errors import GameError, Invalid
 from workers.core.records import PlayerRecord
 from workers.core.store import iso
@@ -344,7 +345,7 @@ class Inbox:
     def c_status(self, s, args):
         gid = self._game(s)
         state = self.games.views.public_state(gid)
-        text = outbox.state_text(state)
+        text = notices.state_text(state)
         if s.player:
             own = self.games.views.own_orders(gid, s.token)
             for power, mine in own["powers"].items():
@@ -367,7 +368,7 @@ class Inbox:
             raise GameError(f"no adjudicated phase {wanted}; the phases are {', '.join(h.phase for h in phases)}")
         h = found[-1]
         return (f"Phases: {', '.join(h.phase for h in phases)}\n\n"
-                f"{h.phase} (closed by {h.closed_by or 'the deadline'}):\n{outbox.results_text(h.results)}")
+                f"{h.phase} (closed by {h.closed_by or 'the deadline'}):\n{notices.results_text(h.results)}")
 
     # votes (draws and concessions) exist when workers.tables.games has them
     def _votes(self):

@@ -73,12 +73,14 @@ RETREAT_AHEAD = {
 }
 
 
-def created_game(api, created: dict, powers=POWERS) -> Game:
-    """Seat one player on each of ``powers`` in a created (forming, chosen-powers) game."""
+def created_game(api, created: dict, powers=POWERS, emails: dict | None = None) -> Game:
+    """Seat one player on each of ``powers`` in a created (forming, chosen-powers) game, with the
+    address ``emails`` gives a power."""
     gid = created["game"]["id"]
     tokens = {}
     for power in powers:
-        joined = api.post(f"/v1/games/{gid}/players", json={"name": power.title(), "power": power})
+        address = {"email": emails[power]} if emails and power in emails else {}
+        joined = api.post(f"/v1/games/{gid}/players", json={"name": power.title(), "power": power, **address})
         assert joined.status_code == 201, joined.text
         tokens[power] = joined.json()["token"]
     return Game(api, gid, created["director_token"], tokens)

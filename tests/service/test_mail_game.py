@@ -93,6 +93,7 @@ def test_a_whole_game_by_mail(mail):
     assert "TURKEY" in text(reminder) and "none have been received" in text(reminder)
     late = relay.wait(ADDR["TURKEY"], "Late: S1901M", timeout=40)[0]
     assert "grace period" in text(late) and "still taken until" in text(late)
+    assert "/signin/" in text(reminder) and "/signin/" in text(late)  # each with its one-time sign-in link
     assert api.get(f"/v1/games/{gid}").json()["late"] == ["TURKEY"]
     for power in POWERS[:-1]:
         assert not [m for m in relay.to(ADDR[power]) if m["Subject"].split("] ")[-1].startswith(("Reminder", "Late"))]

@@ -278,4 +278,5 @@ def test_a_draw_proposed_and_voted_by_mail(mail):
     stack.send(emails["ENGLAND"], "PROPOSALS", to=signed["ENGLAND"], subject="list")
     assert f"{proposal}: a draw between {', '.join(POWERS)}, proposed in S1901M: passed" in _answer(relay, emails["ENGLAND"], "list")
     for power in POWERS:
-        assert f"Game {gid} ended" in text(relay.wait(emails[power], "Game over")[0])
+        assert f"Game {gid} is over: a draw between {', '.join(POWERS)}. The players agreed to it by a vote." in text(
+            relay.wait(emails[power], "Game over")[0])

@@ -25,7 +25,9 @@ from ..core.records import PlayerRecord
 from ..core.store import Store
 
 TYPES = ("phase_adjudicated", "deadline_approaching", "deadline_passed", "game_ended", "vote_passed",
-         "player_joined", "press", "seat")
+         "player_joined", "press", "seat",
+         # heard by the mail alone: a webhook is not offered them
+         "game_started", "vote_proposed", "vote_lapsed")
 LISTENERS = ("webhooks", "mail")
 RETRY = Retry(max=8, interval=[1, 2, 5, 10, 30, 60, 300, 900])
 

@@ -36,26 +36,23 @@ import time
 import uuid
 from email.message import EmailMessage
 from email.policy import SMTP
-from datetime import datetime
 from email.utils import formataddr, formatdate, make_msgid, parseaddr
 from urllib.parse import unquote, urlsplit
 
 from rq import Retry
 
-from adjudicator import diplomacy
-from maps import render_png, render_svg
-
 from ..core import keys, sessions
+from ..core.machine import GameStatus
 from ..core.outcome import JobOutcome
-from ..core.records import GameRecord, HistoryEntry, MailOut, PlayerRecord
+from ..core.records import GameRecord, MailOut, PlayerRecord
 from ..core.settings import current as settings
-from ..core.store import hash_token, iso
+from ..core.store import hash_token
 from ..core.text import one_line
+from .notices import MESSAGES, in_play_text
 
 log = logging.getLogger("rq.worker.mail")  # the worker's log handler shows it
 RETRY = Retry(max=10, interval=[5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600])
 SMTP_TIMEOUT = 20
-MAP_WIDTH = 1200  # the results' map, as GET /v1/games/{id}/map.png draws it
 POLICY = SMTP.clone(cte_type="7bit")  # non-ASCII text goes quoted-printable or base64
 #: a message id a reply may name: printable ASCII, no spaces, one @ (RFC 5322's msg-id, simply)
 MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,250}@[!-;=?-~]{1,250}>")
@@ -226,67 +223,12 @@ def _maildir(box, mid: str, raw: str) -> str:
     return f"{box}/new/{key}"
 
 
-# ---------------------------------------------------------------- texts
-def when(ts) -> str:
-    """A deadline as players read it: ISO time in UTC and how far off it is."""
-    if ts in (None, ""):
-        return "no deadline (the clock is stopped)"
-    left = float(ts) - time.time()  # the reader's real time, not a table's
-    span = (f"{left / 86400:.1f} days" if left >= 2 * 86400 else f"{left / 3600:.1f} hours" if left >= 7200
-            else f"{max(left, 0) / 60:.0f} minutes")
-    return f"{iso(ts)} (UTC, in {span})" if left > 0 else f"{iso(ts)} (UTC, passed)"
-
-
-def position_text(position: dict) -> str:
-    """Units and supply centres per power, and what the phase asks for (retreats, adjustments)."""
-    lines = []
-    units, centers = position.get("units", {}), position.get("centers", {})
-    for power in sorted(set(units) | set(centers)):
-        owned = sorted(centers.get(power, []))
-        lines.append(f"{power} ({len(owned)} centre{'s' * (len(owned) != 1)}: {' '.join(owned) or '-'})")
-        lines.append("  " + (", ".join(sorted(units.get(power, []))) or "no units"))
-    for power, items in sorted(position.get("dislodged", {}).items()):
-        for item in items:
-            unit = item["unit"] if isinstance(item, dict) else item
-            options = position.get("retreat_options", {}).get(unit)
-            where = f"may retreat to {' '.join(options)}" if options else "must disband"
-            lines.append(f"Dislodged: {power} {unit}, {where}")
-    for power, n in sorted(position.get("adjustments", {}).items()):
-        lines.append(f"Adjustment: {power} {'builds' if n > 0 else 'removes'} {abs(n)}")
-    return "\n".join(lines)
-
-
-def results_text(results: list[dict]) -> str:
-    lines, last = [], None
-    for r in sorted(results, key=lambda r: r.get("power", "")):
-        if r.get("power") != last:
-            last = r.get("power")
-            lines.append(last)
-        reason = f" ({r['reason']})" if r.get("reason") else ""
-        lines.append(f"  {r.get('order', ''):<30} {r.get('outcome', '')}{reason}")
-    return "\n".join(lines) or "  (no orders)"
-
-
-def state_text(state: dict) -> str:
-    """A game's public state (``Games.public_state``) as text."""
-    lines = [f"Game {state['id']} {state.get('name') or ''} ({state['variant']}): {state['status']}"]
-    if state.get("winner"):
-        lines.append(f"Winner: {state['winner']}")
-    if not state.get("phase"):
-        lines.append(f"{len(state['players'])} of {state['seat_count']} seats taken.")
-        return "\n".join(lines)
-    deadline = _ts(state["deadline"]) if state.get("deadline") else None
-    lines.append(f"Phase {state['phase']}, orders due {when(deadline)}")
-    if state.get("late"):
-        lines.append(f"Late (the deadline passed without their orders): {', '.join(state['late'])}")
-    lines += [f"Must order: {', '.join(state['to_order']) or '-'}",
-              f"Have orders: {', '.join(state['submitted']) or '-'}",
-              f"Ready: {', '.join(state['ready']) or '-'}", "", position_text(state["position"] or {})]
-    return "\n".join(lines)
-
-
+# ---------------------------------------------------------------- the messages
 FOOTER = ("\n\n--\nReply to this message to send commands or orders; the reply address is yours "
           "(keep it private).  Send HELP for the commands.\n")
+
+
+SIGNIN = "To play in your browser, sign in with this link (it works once, within 7 days):"
 
 
 def signin_link(pipe, gid: str, digest: str | None) -> str:
@@ -294,8 +236,7 @@ def signin_link(pipe, gid: str, digest: str | None) -> str:
     ``gid``; the lines of the message that give its link ("" without a token to sign in with)."""
     if not digest:
         return ""
-    return (f"\n\nTo play in your browser, sign in with this link (it works once, within 7 days):\n\n"
-            f"    {signin_url(pipe, gid, digest)}\n")
+    return f"\n\n{SIGNIN}\n\n    {signin_url(pipe, gid, digest)}\n"
 
 
 def signin_url(pipe, gid: str, digest: str) -> str:
@@ -314,96 +255,24 @@ def subject(g: dict, text: str) -> str:
 
 
 def welcome(store, pipe, g: GameRecord, player: PlayerRecord, token: str) -> None:
-    """Queue (after MULTI) the welcome of a player who joined with an address."""
-    powers = ", ".join(player.powers) or "a power drawn when the game starts"
+    """Queue (after MULTI) the welcome of a player who joined with an address: to a game forming, or
+    to the open seat of a game in play (``g``: the game as the player joins it)."""
+    if g.status == GameStatus.FORMING:
+        plays = f"play {', '.join(player.powers) or 'a power drawn when the game starts'}"
+        now = "The game starts when every seat is taken; you will be told then."
+    else:
+        plays = f"take over {' and '.join(player.powers)} from the player before you"
+        now = in_play_text(g, player.powers)
     body = (f"Welcome to game {g.id} {g.name} ({g.variant}), {player.name}.\n\n"
-            f"You are player {player.id} and play {powers}.\n"
+            f"You are player {player.id} and {plays}.\n"
             f"Your player token (keep it secret; the API needs it, and mail can carry it):\n\n"
             f"    {token}\n\n"
             f"To send orders by mail, reply to this message with one order per line, e.g.\n\n"
             f"    A PAR - BUR\n    F BRE - MAO\n\nor write to {service_address()} with\n\n"
             f"    GAME {g.id}\n    TOKEN {token}\n    ORDERS\n    A PAR - BUR\n    END\n\n"
-            f"The game starts when every seat is taken; you will be told then."
-            f"{signin_link(pipe, g.id, hash_token(token))}")
+            f"{now}{signin_link(pipe, g.id, hash_token(token))}")
     queue(store, pipe, compose(player.email, subject(g, "Welcome"), body + FOOTER,
                                reply_address(store.r, g.id, player.id)), f"welcome-{g.id}-{player.id}")
-
-
-def game_started(store, pipe, g: GameRecord, players: list[PlayerRecord]) -> None:
-    """Queue (after MULTI) the start notice to every player with an address (``g``: the game as its first phase opens)."""
-    digests = token_digests(store.r, g.id)
-    for player in players:
-        if not player.email:
-            continue
-        body = (f"Game {g.id} has started. You play {', '.join(player.powers) or 'no power'}.\n\n"
-                f"Phase {g.phase}: orders due {when(g.deadline)}.\n\n"
-                f"{position_text(g.position)}{signin_link(pipe, g.id, digests.get(player.id))}")
-        queue(store, pipe, compose(player.email, subject(g, f"Started: {g.phase}"), body + FOOTER,
-                                   reply_address(store.r, g.id, player.id)),
-              f"start-{g.id}-{player.id}")
-
-
-def _phase_adjudicated(r, g: GameRecord, data: dict) -> tuple[str, str, set | None]:
-    seq, gid = data["seq"], g.id
-    after, deadline = None, None
-    if g.seq == seq + 1 and g.position:
-        after = g.position
-        deadline = g.deadline if g.status in ("open", "paused") else None
-    else:
-        for record in HistoryEntry.loads_all(r.lrange(keys.history(gid), 0, -1)):
-            if record.seq == seq + 1:
-                after = record.position
-    body = f"Results of {data['phase']} in game {gid}:\n\n{results_text(data['results'])}\n"
-    if data.get("bots"):
-        body += f"\nThe bot gave the orders of {', '.join(data['bots'])}.\n"
-    if after:
-        body += f"\nPosition for {after['phase']}:\n\n{position_text(after)}\n"
-    if g.status == "finished" and g.seq == seq + 1:
-        body += f"\nThe game is over{': ' + g.winner + ' wins' if g.winner else ''}.\n"
-    elif data.get("next_phase") and g.seq == seq + 1:
-        body += f"\nNext phase: {data['next_phase']}, orders due {when(deadline) if deadline else '(paused)'}.\n"
-    return f"Results of {data['phase']}", body, None
-
-
-def phase_map(r, g: GameRecord, data: dict) -> tuple[str, bytes] | None:
-    """The PNG of the phase just adjudicated (``data`` of a ``phase_adjudicated`` event), drawn
-    from its history record, and the attachment's file name; None if the record is gone."""
-    for record in HistoryEntry.loads_all(r.lrange(keys.history(g.id), 0, -1)):
-        if record.seq == data["seq"] and not record.superseded:
-            position = {"variant": g.variant, **record.position, "phase": record.phase}
-            svg = render_svg(position, record.results, title=g.name or f"Game {g.id}")
-            return f"{g.id}-{record.phase}.png", render_png(svg, MAP_WIDTH)
-    return None
-
-
-def _ts(text: str) -> float:
-    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
-
-
-def _deadline_approaching(r, g, data):
-    body = (f"Reminder: the orders of {', '.join(data['missing'])} for {data['phase']} in game {g.id} "
-            f"are due {when(_ts(data['deadline']))}, and none have been received.\n")
-    return f"Reminder: {data['phase']} orders due", body, set(data["missing"])
-
-
-def _deadline_passed(r, g, data):
-    body = (f"The deadline of {data['phase']} in game {g.id} passed at {data['deadline']} "
-            f"without orders for {', '.join(data['missing'])}.\n\n")
-    if data.get("grace_until"):
-        body += (f"There is a grace period: orders are still taken until {data['grace_until']}.\n"
-                 "After that, ")
-    else:
-        body += "Now "
-    body += {"wait": "the phase waits for the missing orders.",
-             "bot": "the bot orders the powers without orders, for this phase, and it is adjudicated."}.get(
-        data.get("policy"), "the units without orders hold (civil disorder) and the phase is adjudicated.")
-    return f"Late: {data['phase']} orders missing", body + "\n", set(data["missing"])
-
-
-def _game_ended(r, g, data):
-    winner = data.get("winner")
-    return "Game over", (f"Game {g.id} ended in {data.get('phase')}"
-                         f"{': ' + winner + ' wins' if winner else ''}.\n"), None
 
 
 def press(store, pipe, g: GameRecord, player: PlayerRecord, shown: dict, answers: str) -> None:
@@ -413,35 +282,14 @@ def press(store, pipe, g: GameRecord, player: PlayerRecord, shown: dict, answers
     to = ("all the powers (a broadcast)" if shown["to"] == "all"
           else ", ".join(shown["to"]) if shown["to"] else "you")
     head = f"Press in game {g.id}, {shown['phase']}, {shown['sent_at']}\nFrom: {sender}\nTo: {to}\n\n"
+    link = signin_link(pipe, g.id, token_digests(store.r, g.id).get(player.id))
     foot = (f"\n\n--\nA reply to this message is press to {answers}: its whole text, quotes and signature "
-            "left out. For orders and commands, reply to another message from the judge.\n")
+            f"left out. For orders and commands, reply to another message from the judge.\n{link[1:]}")
     title = f"{'Broadcast' if shown['to'] == 'all' else 'Press'} from {shown['from'] or 'an unknown power'}"
     msg = compose(player.email, subject(g, title), head + shown["body"] + foot,
                   press_address(store.r, g.id, player.id, shown["id"]))
     mid = hashlib.sha256(f"press:{g.id}:{shown['id']}:{player.id}".encode()).hexdigest()[:32]
     queue(store, pipe, msg, mid, private=True)
-
-
-def _seat(r, g, data):
-    """To the other players: a seat opened for a replacement, or was taken over."""
-    names = " and ".join(data["powers"])
-    others = set(diplomacy.variant_info(g.variant)["powers"]) - set(data["powers"])
-    if data["open"]:
-        why = {"left": "its player left", "director": "the director opened it",
-               "missed_orders": "its orders were missed", "bot": "the director handed it to the bot"}.get(
-            data["cause"], data["cause"])
-        plays = ("the bot plays it" if data["cause"] == "bot"
-                 else f"{names} plays as the game's missed-orders rule says")
-        return (f"{names} is open for a replacement",
-                f"{names} is open for a replacement in game {g.id} ({why}). Until someone takes it over, "
-                f"{plays}.\n\nTo take it over, send\n\n"
-                f"    SIGNON {g.id} {data['powers'][0]} <your name>\n\nto {service_address()}.\n", others)
-    return (f"{names} has a new player",
-            f"{names} has a new player in game {g.id}: {data.get('player') or 'a replacement'}.\n", others)
-
-
-MESSAGES = {"phase_adjudicated": _phase_adjudicated, "deadline_approaching": _deadline_approaching,
-            "deadline_passed": _deadline_passed, "game_ended": _game_ended, "seat": _seat}
 
 
 def on_event(store, event: dict) -> JobOutcome:
@@ -454,14 +302,14 @@ def on_event(store, event: dict) -> JobOutcome:
     if not found:
         return JobOutcome.noop("no such game")
     g = GameRecord.restore(found)
-    title, body, powers = make(store.r, g, event["data"])
-    recipients = [p for p in PlayerRecord.loads_all(store.r.hvals(keys.players(gid)))
-                  if p.email and (powers is None or powers & set(p.powers))]
+    players = PlayerRecord.loads_all(store.r.hvals(keys.players(gid)))
+    notice = make(store.r, g, event["data"], players)
+    recipients = [p for p in players if p.email and (notice.powers is None or notice.powers & set(p.powers))]
     digests = token_digests(store.r, gid) if recipients else {}
-    attachment = None  # the results' map, drawn once for every recipient, before the transaction
-    if recipients and event["type"] == "phase_adjudicated" and not store.r.sismember(keys.mail_done(gid),
-                                                                                     event["id"]):
-        attachment = phase_map(store.r, g, event["data"])
+    picture = None  # the map, drawn once for every recipient, before the transaction
+    if recipients and notice.picture and not store.r.sismember(keys.mail_done(gid), event["id"]):
+        picture = notice.picture()
+    attached = f"\nAttached: {picture[0]}, the map of {picture[2]}.\n" if picture else ""
 
     def commit(pipe):
         if pipe.sismember(keys.mail_done(gid), event["id"]):
@@ -469,11 +317,10 @@ def on_event(store, event: dict) -> JobOutcome:
         pipe.multi()
         pipe.sadd(keys.mail_done(gid), event["id"])
         for p in recipients:
-            text = body + signin_link(pipe, gid, digests.get(p.id)) + FOOTER
-            msg = compose(p.email, subject(g, title), text, reply_address(store.r, gid, p.id))
-            if attachment:
-                filename, png = attachment
-                msg.add_attachment(png, maintype="image", subtype="png", filename=filename)
+            text = notice.text(p) + attached + signin_link(pipe, gid, digests.get(p.id)) + FOOTER
+            msg = compose(p.email, subject(g, notice.title), text, reply_address(store.r, gid, p.id))
+            if picture:
+                msg.add_attachment(picture[1], maintype="image", subtype="png", filename=picture[0])
             queue(store, pipe, msg, hashlib.sha256(f"{event['id']}:{p.id}".encode()).hexdigest()[:32])
         return JobOutcome.did(f"queued {len(recipients)} messages")
 
@@ -496,8 +343,7 @@ def tournament_slip(store, pipe, to: str, about: dict, seat: dict) -> None:
                 f"on board {seat['board']} (game {seat['game']}).\n{ends}\n"
                 f"Your player token for this board (keep it secret; the API and mail commands need it):\n\n"
                 f"    {seat['token']}\n\n"
-                f"To play in your browser, sign in with this link (it works once, within 7 days):\n\n"
-                f"    {seat['signin']}\n\n"
+                f"{SIGNIN}\n\n    {seat['signin']}\n\n"
                 f"By mail, write to {service_address()} with\n\n"
                 f"    GAME {seat['game']}\n    TOKEN {seat['token']}\n    ORDERS\n    A PAR - BUR\n    END\n")
     msg = compose(to, f"[dip {title}] {head}", body)

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import csv
 import io
-import math
 import secrets
 from collections import Counter
 from fractions import Fraction
 from itertools import combinations, permutations
 
 from adjudicator import scoring
+from adjudicator.scoring import rounded
 
 from ..core import keys, sessions
 from ..core import audit, versions
@@ -103,15 +103,6 @@ def assign_powers(table: list[str], preferences: dict[str, list], rng) -> dict[s
     least = min(totals)
     seating = rng.choice([s for s, total in zip(SEATINGS, totals) if total == least])
     return {POWERS[i]: pid for i, pid in zip(seating, table)}
-
-
-def rounded(value: Fraction | None) -> str | None:
-    """``value`` with two decimals for reading, halves rounded up (24.03846... -> "24.04")."""
-    if value is None:
-        return None
-    hundredths = math.floor(value * 100 + Fraction(1, 2))
-    sign = "-" if hundredths < 0 else ""
-    return f"{sign}{abs(hundredths) // 100}.{abs(hundredths) % 100:02d}"
 
 
 def number(value: Fraction | None):
@@ -401,7 +392,9 @@ class Tournaments:
         seats = {}
         for power in POWERS:
             pid = board[power]
-            _player, player_token = self.games.setup.join(game["id"], players[pid].name, power, sent=token)
+            # a player with an address gets the board's mail (start, results, the end); the slip is the welcome
+            _player, player_token = self.games.setup.join(game["id"], players[pid].name, power, players[pid].email,
+                                                          sent=token, welcome=False)
             seats[power] = {"player": pid, "name": players[pid].name, "token": player_token}
         record = Board(round_, number_, game["id"], {p: s["player"] for p, s in seats.items()})
         with self.r.pipeline(transaction=True) as pipe:

@@ -8,7 +8,10 @@ power votes; a power without a player (civil disorder) counts as the game's
 one the bot plays as :meth:`Votes.bot_ballot` says.
 A proposal passes when every voter has voted yes, which ends the game in the
 same transaction; it lapses when its phase is adjudicated (or the game is
-rolled back or ended otherwise).
+rolled back or ended otherwise).  A no vote does not close it: it stays open,
+and may still pass if the power votes again, until it lapses.  Its making, its
+passing and its lapsing are events (``vote_proposed``, ``vote_passed``,
+``vote_lapsed``) that the mail tells every player, with the terms alone.
 
 Secrecy: ballots live in their own hash, read only to count them; players
 see a proposal's terms and whether it passed, their own ballots, never who
@@ -43,6 +46,8 @@ class Votes:
             lapsed = p.changed(status="lapsed", closed_at=self.store.now(), closed_because=why)
             pipe.hset(keys.proposals(gid), p.id, lapsed.dumps())
             live.publish(self.store, pipe, self.t.table, gid, "vote", self.view(lapsed, False))
+            events.emit(self.store, pipe, self.t.table, gid, "vote_lapsed", p.id,
+                        {**self.view(lapsed, False), "because": why}, listeners=("mail",))
 
     # ------------------------------------------------------------ who votes
     @staticmethod
@@ -122,6 +127,8 @@ class Votes:
             pipe.hset(keys.proposals(gid), pid, proposal.dumps())
             pipe.hset(keys.ballots(gid, pid), power, "yes")
             live.publish(self.store, pipe, self.t.table, gid, "vote", self.view(proposal, False))
+            events.emit(self.store, pipe, self.t.table, gid, "vote_proposed", pid, self.view(proposal, False),
+                        listeners=("mail",))
             return pid
 
         pid = self.store.transact([keys.game(gid), keys.proposals(gid), keys.players(gid)], body)

@@ -13,6 +13,7 @@ from .. import absences
 from .ending import Ending
 from .seats import Seats
 from .table import MAX_YEAR, GameTable, engine, played_by_bot, seated
+from .views import coin_toss_shown
 
 
 def map_links(gid: str, phase: str) -> dict:
@@ -212,6 +213,7 @@ class Phases:
                 ending = ("timeout", "no_player_left")
             if ending:
                 result = self.ending.result(pipe, now, [record.position, nxt or record.position], ending[0])
+            toss = None if ending else coin_toss_shown(now, position["phase"], nxt["phase"])
             lapsing = self.votes.open_proposals(pipe, gid)
             heard = events.game_listeners(pipe, gid, now.tournament, players)
             pipe.multi()
@@ -222,7 +224,7 @@ class Phases:
             events.emit(self.t.store, pipe, self.t.table, gid, "phase_adjudicated", str(seq),
                         {"seq": seq, "phase": position["phase"], "results": response["results"],
                          "next_phase": record.next_phase, "map": map_links(gid, position["phase"]),
-                         "bots": record.bots or []},
+                         "bots": record.bots or [], **({"coin_toss": toss} if toss else {})},
                         listeners=heard)
             if ending:
                 self.ending.finish(pipe, now, result, ending[1], nxt, winner=winner)

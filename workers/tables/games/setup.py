@@ -8,12 +8,12 @@ from ...core.errors import Conflict, Invalid
 from ...core.machine import GameStatus
 from ...core.records import GameRecord, PlayerRecord
 from ...core.store import hash_token, new_id, new_token
-from ...delivery import mail, reminders
+from ...delivery import events, mail, reminders
 from .. import absences, lobby, press, results
 from .seats import DEFAULT_OPEN_SEAT_AFTER, Seats
 from .table import MAX_YEAR, POSITION_FIELDS, GameTable, engine, played_by_bot, seated
 from . import mila
-from .views import Views
+from .views import Views, coin_toss_shown
 
 DEFAULT_DEADLINES = {"first_movement": 35 * 60, "movement": 20 * 60, "retreat": 5 * 60, "adjustment": 5 * 60}
 
@@ -105,9 +105,10 @@ class Setup:
         return self.create_game({**spec, "variant": mila.MAP, "start": start}, history=history)
 
     def join(self, gid: str, name: str, power: str | None, email: str | None = None,
-             account: str | None = None, sent: str | None = None) -> tuple[dict, str]:
+             account: str | None = None, sent: str | None = None, welcome: bool = True) -> tuple[dict, str]:
         """Take a free seat; ``account`` (an account id) ties it to that account's record.  Only the
-        director (``sent``: the request's token) seats a tournament's board."""
+        director (``sent``: the request's token) seats a tournament's board.  A player with an address
+        is mailed a welcome with the token, unless ``welcome`` is false (a tournament's slip is one)."""
         token = new_token()
         g = self.t.load(self.t.r, gid)
         if g.tournament:
@@ -152,7 +153,7 @@ class Setup:
             pipe.hset(keys.tokens(gid), hash_token(token), pid)
             sessions.issued(pipe, sessions.Place("game", gid), hash_token(token))
             self.t.tie(pipe, gid, account, first_seat)
-            if email:
+            if email and welcome:
                 mail.welcome(self.t.store, pipe, g, player, token)
             self.t.keep(pipe, gid, self.t.store.settings.game_ttl_forming, g.variant)
             if len(players) == seats:
@@ -186,7 +187,11 @@ class Setup:
         players = self.seats.gain_joining(pipe, g, players, position)
         opened = self.t.open_phase(pipe, g, g.first_seq, position, seated(players),
                                    bots=played_by_bot(players))
-        mail.game_started(self.t.store, pipe, opened, players)
+        if any(p.email for p in players):  # the start notice, with the map: drawn by the mail's job
+            toss = coin_toss_shown(opened, None, opened.phase)
+            events.emit(self.t.store, pipe, self.t.table, g.id, "game_started", str(opened.seq),
+                        {"seq": opened.seq, "phase": opened.phase, "deadline": opened.deadline,
+                         **({"coin_toss": toss} if toss else {})}, listeners=("mail",))
 
     def start(self, gid: str, token: str | None) -> dict:
         def body(pipe):

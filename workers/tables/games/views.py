@@ -5,7 +5,7 @@ from __future__ import annotations
 from adjudicator import scoring
 
 from ...core import audit, keys
-from ...core.records import HistoryEntry, decode_orders
+from ...core.records import GameRecord, HistoryEntry, decode_orders
 from ...core.errors import Conflict, Invalid, NotFound
 from ...core.machine import GameStatus
 from ...core.store import iso
@@ -20,6 +20,17 @@ VIEW_POSITION = ("units", "centers", "dislodged", "contested", "retreat_options"
 def coin_toss_public(phase: str) -> bool:
     """Whether the two-player game's hidden coin toss (``rules.italy_joins``) is shown at ``phase``."""
     return bool(phase) and (int(phase[1:5]) > 1914 or phase == "W1914A")
+
+
+def coin_toss_shown(g: GameRecord, before: str | None, phase: str) -> dict | None:
+    """The two-player game's coin toss as the event of a phase opening at ``phase`` announces it, the
+    first time it is shown (``before``: the phase just played, None at the start): the winning side's
+    number and powers (rules 13.6); None when there is none to announce."""
+    toss = g.rules.get("italy_joins")
+    if not toss or not coin_toss_public(phase) or (before and coin_toss_public(before)):
+        return None
+    side = engine().variant_info(g.variant)["players"][toss - 1]
+    return {"italy_joins": toss, "side": list(side)}
 
 
 #: Every rule the service draws and hides, with when it is shown (a test of each variant checks
