@@ -1,14 +1,14 @@
-"""The map's sources, drawn for this project: coastlines and province seeds in
-longitude/latitude (degrees east, degrees north), traced by hand from general
-knowledge of where the coasts and cities are.  No map file from elsewhere.
+"""The map's sources, drawn for this project: coastlines, borders and the
+places where provinces are named, in longitude/latitude (degrees east, degrees
+north), traced by hand from general knowledge of where the coasts, cities and
+frontiers are.  No map file from elsewhere.
 
 :mod:`maps.build_geometry` turns these into the regions of
-``maps/data/standard.json``: each region is the union of the Voronoi cells of
-its seeds, clipped to the land (land provinces) or to the water (seas).  The
-first seed of a province is its centre: where its unit stands and its name is
-written.  Further seeds are helpers that bend the borders until the regions
-that touch on the map are exactly the provinces adjacent on the board
-(``tests/maps/test_geometry.py``).
+``maps/data/standard.json``: the borders cut the land (and the water) into
+faces, and each face belongs to the region whose place lies in it.  Each border
+is drawn once, between the two regions it names, so that neighbours share it
+exactly; ``tests/maps/test_geometry.py`` checks that the regions that touch on
+the map are exactly the provinces adjacent on the board.
 """
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ MAINLAND = [
     (34.6, 65.5), (34.8, 64.5), (37.0, 63.9), (40.5, 64.6), (42.5, 66.3), (44.0, 66.6),
     (44.5, 68.3), (48.0, 67.8), (53.0, 68.5),
     # off the map: east, south, then the African Atlantic coast
-    (60.0, 70.0), (60.0, 5.0), (-25.0, 5.0), (-25.0, 21.0), (-17.0, 21.0), (-16.0, 23.5), (-13.0, 27.8),
+    (70.0, 70.0), (70.0, 5.0), (-25.0, 5.0), (-25.0, 21.0), (-17.0, 21.0), (-16.0, 23.5), (-13.0, 27.8),
     (-9.6, 30.4), (-9.8, 31.5), (-8.5, 33.3), (-7.6, 33.6), (-6.8, 34.0), (-6.1, 35.3),
     (-5.9, 35.75),
     # North Africa
@@ -129,112 +129,274 @@ MALLORCA = [(2.35, 39.55), (3.1, 39.95), (3.45, 39.7), (3.0, 39.3)]
 ISLANDS = {"Ireland": IRELAND, "Iceland": ICELAND, "Sardinia": SARDINIA, "Corsica": CORSICA,
            "Crete": CRETE, "Cyprus": CYPRUS, "Mallorca": MALLORCA}
 
-# Seeds.  Ids starting with "_" are impassable land (Switzerland, the
-# African and Asian hinterland), drawn but not provinces.
-LAND_SEEDS = {
+# Where each region is named: the first place of a province is its centre (where
+# its unit stands and its name is written); a further place names a further piece
+# (Naples' Sicily).  Ids starting with "_" are impassable land, drawn but not
+# provinces: Switzerland, and the land east of the board's edge.
+PLACES = {
     # Britain
-    "CLY": [(-5.0, 57.0), (-5.0, 58.3)],
-    "EDI": [(-3.0, 57.0), (-3.4, 58.3), (-2.6, 56.0)],
-    "LVP": [(-2.9, 54.0), (-4.4, 55.1), (-3.6, 55.6)],
-    "YOR": [(-1.2, 53.9), (-1.7, 55.1)],
-    "WAL": [(-3.7, 52.2), (-4.2, 51.0), (-2.2, 52.8)],
-    "LON": [(-0.3, 51.7)],
+    "CLY": [(-5.1, 56.5)], "EDI": [(-3.2, 57.15)], "LVP": [(-2.85, 54.3)], "YOR": [(-1.2, 53.9)],
+    "WAL": [(-3.7, 52.2)], "LON": [(-0.3, 51.7)],
     # France, Iberia
-    "BRE": [(-3.2, 48.2), (-1.3, 49.2)],
-    "PIC": [(2.3, 50.0), (3.6, 49.9)],
-    "PAR": [(1.8, 48.3)],
-    "BUR": [(4.5, 47.3), (5.5, 49.2)],
-    "GAS": [(-0.2, 44.4)],
-    "MAR": [(5.3, 43.8), (3.0, 43.0), (6.3, 45.3)],
-    "SPA": [(-3.7, 40.4)],
-    "POR": [(-8.2, 39.7)],
+    "BRE": [(-3.2, 48.2)], "PIC": [(2.3, 50.0)], "PAR": [(1.8, 48.3)], "BUR": [(4.5, 47.3)],
+    "GAS": [(0.6, 45.0)], "MAR": [(5.3, 43.8)], "SPA": [(-3.7, 40.4)], "POR": [(-8.2, 39.7)],
     # Low countries, Germany, Denmark
-    "BEL": [(4.5, 50.7), (4.0, 51.1)],
-    "HOL": [(5.6, 52.3)],
-    "RUH": [(7.3, 51.3)],
-    "KIE": [(9.6, 53.6), (10.0, 52.3)],
-    "BER": [(13.4, 52.7), (12.5, 53.7)],
-    "MUN": [(11.3, 48.6), (10.5, 51.0), (8.3, 48.5), (13.5, 51.0)],
-    "SIL": [(16.7, 51.0)],
-    "PRU": [(20.5, 53.9)],
-    "DEN": [(9.3, 56.2), (12.0, 55.5)],
+    "BEL": [(4.5, 50.7)], "HOL": [(5.6, 52.3)], "RUH": [(7.3, 51.3)], "KIE": [(9.6, 53.6)],
+    "BER": [(13.4, 52.7)], "MUN": [(11.3, 48.6)], "SIL": [(16.7, 51.2)], "PRU": [(20.5, 53.9)],
+    "DEN": [(9.3, 56.2)],
     # Scandinavia, Russia
-    "SWE": [(15.0, 60.0), (13.8, 56.4), (18.5, 64.5), (12.5, 58.0)],
-    "NWY": [(8.8, 61.0), (14.5, 66.5), (20.0, 69.0), (26.0, 70.0), (8.5, 59.0)],
-    "FIN": [(26.0, 63.0), (25.0, 61.0), (26.0, 67.5)],
-    "STP": [(34.0, 63.5), (33.0, 67.5), (31.0, 60.3)],
-    "LVN": [(25.0, 57.0), (25.5, 58.9)],
-    "MOS": [(37.6, 55.7), (30.0, 54.5)],
-    "WAR": [(21.0, 52.2), (24.5, 52.3)],
-    "UKR": [(31.0, 49.8)],
-    "SEV": [(39.0, 47.5), (34.0, 45.2)],
+    "SWE": [(15.0, 60.0)], "NWY": [(8.8, 61.0)], "FIN": [(26.0, 63.0)], "STP": [(34.0, 63.5)],
+    "LVN": [(25.0, 57.0)], "MOS": [(37.6, 55.7)], "WAR": [(21.0, 52.2)], "UKR": [(28.8, 49.9)],
+    "SEV": [(35.0, 47.2)],
     # Austria, the Balkans
-    "BOH": [(14.5, 49.8), (13.8, 49.0)],
-    "VIE": [(15.8, 47.8)],
-    "BUD": [(20.0, 47.0)],
-    "TYR": [(11.7, 47.0), (12.5, 47.3), (10.5, 46.6)],
-    "TRI": [(15.0, 45.0), (17.5, 43.3), (17.0, 43.8)],
-    "GAL": [(24.0, 49.5), (19.5, 49.8), (18.0, 49.6)],
-    "SER": [(20.8, 43.8), (21.5, 42.5)],
-    "ALB": [(20.0, 41.0), (19.6, 42.0)],
-    "GRE": [(22.0, 39.0), (22.5, 40.8)],
-    "BUL": [(25.3, 42.6)],
-    "RUM": [(25.0, 45.5)],
+    "BOH": [(14.5, 49.8)], "VIE": [(15.8, 47.8)], "BUD": [(20.0, 47.0)], "TYR": [(11.7, 47.0)],
+    "TRI": [(15.5, 45.3)], "GAL": [(24.0, 49.5)], "SER": [(20.8, 43.8)], "ALB": [(20.0, 41.0)],
+    "GRE": [(22.0, 39.0)], "BUL": [(25.3, 42.6)], "RUM": [(25.8, 44.9)],
     # Italy
-    "PIE": [(8.0, 45.0)],
-    "VEN": [(11.5, 45.3), (12.3, 44.0)],
-    "TUS": [(11.0, 43.4)],
-    "ROM": [(12.6, 41.9), (13.6, 41.4)],
-    "APU": [(15.8, 41.0), (14.5, 42.2), (17.8, 40.5)],
-    "NAP": [(15.7, 39.3), (15.0, 40.6), (14.3, 41.0), (14.0, 37.5)],
+    "PIE": [(8.0, 45.0)], "VEN": [(11.5, 45.3)], "TUS": [(11.0, 43.4)], "ROM": [(12.6, 41.9)],
+    "APU": [(15.8, 41.0)], "NAP": [(16.3, 39.5), (14.0, 37.5)],
     # Turkey, Africa
-    "CON": [(28.5, 41.2)],
-    "ANK": [(33.0, 40.5), (37.0, 40.8)],
-    "SMY": [(29.0, 38.5), (34.0, 38.0)],
-    "ARM": [(40.5, 39.5), (38.5, 39.5), (41.3, 41.3)],
-    "SYR": [(38.0, 35.5)],
-    "NAF": [(0.0, 33.0)],
-    "TUN": [(9.5, 34.5)],
+    "CON": [(28.5, 41.2)], "ANK": [(33.0, 40.5)], "SMY": [(29.0, 38.5)], "ARM": [(38.8, 39.5)],
+    "SYR": [(37.5, 35.4)], "NAF": [(0.0, 34.3)], "TUN": [(9.6, 35.4)],
     # impassable
-    "_SWI": [(8.2, 46.8)],
+    "_SWI": [(8.2, 46.8)], "_EAST": [(50.0, 62.0)],
+    # seas
+    "NAO": [(-17.0, 55.0)], "NWG": [(2.0, 67.0)], "BAR": [(34.0, 70.6)], "NTH": [(3.0, 56.0)],
+    "SKA": [(9.5, 57.8)], "HEL": [(7.8, 54.1)], "BAL": [(18.0, 56.0)], "BOT": [(20.0, 62.0)],
+    "ENG": [(-2.0, 50.0)], "IRI": [(-5.0, 53.7)], "MAO": [(-11.0, 44.0)], "WES": [(2.0, 38.0)],
+    "LYO": [(4.5, 42.3)], "TYS": [(12.0, 40.0)], "ION": [(18.0, 36.5)], "ADR": [(15.0, 43.0)],
+    "AEG": [(25.0, 38.5)], "EAS": [(31.0, 34.0)], "BLA": [(34.0, 43.5)],
 }
 
-SEA_SEEDS = {
-    "NAO": [(-20.0, 58.0), (-12.0, 62.0), (-9.0, 56.5), (-16.0, 50.0)],
-    "NWG": [(2.0, 67.0), (-4.0, 61.5), (-3.0, 59.3)],
-    "BAR": [(38.0, 71.0), (32.0, 70.3), (38.0, 66.0)],
-    "NTH": [(3.0, 56.0), (1.0, 58.5), (2.5, 52.5), (4.5, 54.0), (4.0, 59.5), (0.5, 54.5), (-1.0, 57.0), (6.5, 56.5)],
-    "SKA": [(9.5, 57.8)],
-    "HEL": [(7.8, 54.1)],
-    "BAL": [(18.0, 56.0)],
-    "BOT": [(20.0, 62.0), (26.0, 59.9)],
-    "ENG": [(-2.0, 50.0), (0.0, 50.3), (1.5, 50.9)],
-    "IRI": [(-5.0, 53.7), (-6.5, 51.3), (-5.5, 51.8)],
-    "MAO": [(-13.0, 43.0), (-11.0, 37.0), (-5.0, 46.0), (-7.5, 36.2)],
-    "WES": [(2.0, 38.0), (-2.5, 36.3)],
-    "LYO": [(4.5, 42.3), (2.5, 41.0), (8.5, 43.6)],
-    "TYS": [(12.0, 40.0), (11.0, 42.5), (10.0, 42.7)],
-    "ION": [(18.0, 36.5), (17.5, 34.5), (21.5, 35.0), (19.0, 39.6), (17.3, 39.8), (13.5, 35.0)],
-    "ADR": [(15.0, 43.0), (13.2, 44.8), (18.5, 42.0)],
-    "AEG": [(25.0, 38.5), (25.0, 36.5)],
-    "EAS": [(31.0, 34.0), (27.0, 33.5)],
-    "BLA": [(34.0, 43.5)],
+# Where three regions meet, named by them; a border that ends there names it,
+# so that borders meet exactly.
+JUNCTIONS = {
+    # Britain
+    "CLY-EDI-LVP": (-3.6, 55.75), "EDI-LVP-YOR": (-2.5, 55.15), "LVP-WAL-YOR": (-1.9, 52.9),
+    "LON-WAL-YOR": (-1.2, 52.2),
+    # France, Iberia, the Swiss frontier
+    "BRE-PAR-PIC": (1.0, 48.95), "BUR-PAR-PIC": (3.1, 49.3), "BEL-BUR-PIC": (4.2, 50.05),
+    "BRE-GAS-PAR": (0.0, 46.9), "BUR-GAS-PAR": (2.8, 46.4), "BUR-GAS-MAR": (4.2, 45.7),
+    "GAS-MAR-SPA": (1.4, 42.6), "BUR-MAR-SWI": (6.05, 46.15), "MAR-PIE-SWI": (7.0, 45.9),
+    "BUR-MUN-SWI": (7.05, 47.45), "MUN-SWI-TYR": (9.6, 47.5), "PIE-SWI-TYR": (10.45, 46.55),
+    # the Low Countries, Germany
+    "BEL-BUR-RUH": (5.98, 49.45), "BEL-HOL-RUH": (6.0, 50.75), "BUR-MUN-RUH": (7.1, 48.5),
+    "HOL-KIE-RUH": (6.9, 52.4), "KIE-MUN-RUH": (9.0, 51.35), "BER-KIE-MUN": (11.3, 51.9),
+    "BER-MUN-SIL": (14.6, 51.35), "BOH-MUN-SIL": (14.85, 50.9), "BOH-MUN-TYR": (13.84, 48.77),
+    "BER-PRU-SIL": (15.8, 52.6), "PRU-SIL-WAR": (18.3, 52.5), "BOH-GAL-SIL": (18.85, 49.95),
+    "GAL-SIL-WAR": (19.17, 50.24), "LVN-PRU-WAR": (22.8, 54.4),
+    # Austria-Hungary, the Balkans
+    "BOH-TYR-VIE": (14.8, 48.75), "BOH-GAL-VIE": (19.0, 49.6), "BUD-GAL-VIE": (19.9, 49.3),
+    "TRI-TYR-VIE": (15.0, 46.6), "BUD-TRI-VIE": (16.4, 46.4), "PIE-TYR-VEN": (10.5, 46.15),
+    "TRI-TYR-VEN": (13.65, 46.5), "BUD-SER-TRI": (20.35, 44.85), "BUD-RUM-SER": (22.4, 44.7),
+    "BUD-GAL-RUM": (25.3, 47.3), "GAL-RUM-UKR": (26.6, 48.25), "GAL-UKR-WAR": (24.1, 50.6),
+    "ALB-SER-TRI": (19.3, 43.3), "ALB-GRE-SER": (20.9, 41.1), "BUL-GRE-SER": (22.9, 41.35),
+    "BUL-RUM-SER": (22.68, 44.22),
+    # Italy
+    "PIE-TUS-VEN": (9.7, 44.5), "ROM-TUS-VEN": (12.3, 43.75), "APU-ROM-VEN": (13.5, 42.8),
+    "APU-NAP-ROM": (14.0, 41.5),
+    # Russia, Scandinavia
+    "RUM-SEV-UKR": (27.6, 47.5), "MOS-SEV-UKR": (33.5, 49.3), "MOS-UKR-WAR": (25.4, 51.7),
+    "LVN-MOS-WAR": (25.3, 53.95), "LVN-MOS-STP": (28.3, 56.8), "EAST-MOS-STP": (42.0, 58.5),
+    "EAST-MOS-SEV": (41.0, 50.5), "FIN-NWY-SWE": (20.55, 69.06), "FIN-NWY-STP": (28.9, 69.0),
+    # Turkey
+    "ANK-CON-SMY": (30.3, 40.1), "ANK-ARM-SMY": (35.8, 39.2), "ARM-SMY-SYR": (37.0, 37.9),
+    # seas
+    "IRI-MAO-NAO": (-11.5, 50.8), "ENG-IRI-MAO": (-7.0, 49.3),
 }
 
-#: where a unit stands and the name is written, where the first seed would
-#: crowd the frame's edge or a neighbour
-CENTRES = {
-    "ARM": (39.8, 39.9),
-    "LVP": (-2.6, 54.2),
-    "MAO": (-11.0, 44.0),
-    "NAO": (-17.0, 55.0),
-    "BAR": (34.0, 70.6),
+# The borders, each once, between the two regions named: points in
+# longitude/latitude or junctions.  A land border that reaches the coast ends a
+# little out to sea, a border between seas a little inland (or beyond the
+# frame); the coastlines above close the regions.  Traced by hand from general
+# knowledge of the board's provinces and of the frontiers of 1901 they follow
+# (Alsace-Lorraine German, Bosnia Austrian, Finland, Poland and Bessarabia
+# Russian).
+BORDERS = {
+    # Britain
+    ("CLY", "EDI"): [(-3.7, 58.75), (-3.85, 58.3), (-4.0, 57.6), (-4.1, 57.0), (-4.0, 56.5), (-3.8, 56.1), "CLY-EDI-LVP"],
+    ("CLY", "LVP"): ["CLY-EDI-LVP", (-4.3, 55.6), (-5.0, 55.6)],
+    ("EDI", "LVP"): ["CLY-EDI-LVP", (-3.0, 55.45), "EDI-LVP-YOR"],
+    ("EDI", "YOR"): ["EDI-LVP-YOR", (-2.0, 55.35), (-1.5, 55.5)],
+    ("LVP", "YOR"): ["EDI-LVP-YOR", (-2.0, 54.6), (-1.9, 54.0), (-1.8, 53.5), "LVP-WAL-YOR"],
+    ("LVP", "WAL"): ["LVP-WAL-YOR", (-2.6, 52.95), (-3.0, 53.2), (-3.1, 53.5)],
+    ("WAL", "YOR"): ["LVP-WAL-YOR", (-1.5, 52.5), "LON-WAL-YOR"],
+    ("LON", "YOR"): ["LON-WAL-YOR", (-0.5, 52.5), (0.1, 52.85), (0.4, 53.05)],
+    ("LON", "WAL"): ["LON-WAL-YOR", (-1.6, 51.7), (-2.0, 51.2), (-2.1, 50.5)],
+    # France, Iberia
+    ("BRE", "PIC"): [(0.35, 49.75), (0.6, 49.3), "BRE-PAR-PIC"],
+    ("PAR", "PIC"): ["BRE-PAR-PIC", (1.8, 49.15), (2.5, 49.15), "BUR-PAR-PIC"],
+    ("BUR", "PIC"): ["BUR-PAR-PIC", (3.6, 49.65), "BEL-BUR-PIC"],
+    ("BEL", "PIC"): [(2.55, 51.25), (2.9, 50.75), (3.3, 50.5), (3.7, 50.35), "BEL-BUR-PIC"],
+    ("BEL", "BUR"): ["BEL-BUR-PIC", (4.15, 49.97), (4.85, 50.1), (4.85, 49.8), (5.4, 49.6), (5.8, 49.55),
+                     "BEL-BUR-RUH"],
+    ("BRE", "PAR"): ["BRE-PAR-PIC", (0.4, 48.5), (0.2, 48.0), (0.2, 47.5), "BRE-GAS-PAR"],
+    ("BRE", "GAS"): ["BRE-GAS-PAR", (-0.8, 46.6), (-1.4, 46.35), (-1.9, 46.3)],
+    ("GAS", "PAR"): ["BRE-GAS-PAR", (0.9, 46.5), (1.9, 46.35), "BUR-GAS-PAR"],
+    ("BUR", "PAR"): ["BUR-PAR-PIC", (3.4, 48.8), (3.6, 48.3), (3.3, 47.7), (3.0, 47.0), "BUR-GAS-PAR"],
+    ("BUR", "GAS"): ["BUR-GAS-PAR", (3.5, 46.1), "BUR-GAS-MAR"],
+    ("BUR", "MAR"): ["BUR-GAS-MAR", (4.8, 45.85), (5.4, 46.0), "BUR-MAR-SWI"],
+    ("GAS", "MAR"): ["BUR-GAS-MAR", (3.9, 45.0), (3.6, 44.3), (3.0, 43.8), (2.4, 43.4), (2.0, 42.9),
+                     "GAS-MAR-SPA"],
+    ("GAS", "SPA"): [(-1.9, 43.6), (-1.75, 43.35), (-1.4, 43.05), (-0.7, 42.85), (0.0, 42.7), (0.7, 42.8),
+                     "GAS-MAR-SPA"],
+    ("MAR", "SPA"): ["GAS-MAR-SPA", (2.0, 42.4), (2.7, 42.4), (3.5, 42.45)],
+    ("POR", "SPA"): [(-9.0, 41.87), (-8.2, 42.1), (-7.4, 41.9), (-6.6, 41.95), (-6.2, 41.6), (-6.9, 41.0),
+                     (-6.85, 40.3), (-7.0, 39.7), (-7.5, 39.6), (-7.0, 39.0), (-7.3, 38.4), (-7.0, 38.0),
+                     (-7.5, 37.5), (-7.4, 37.0)],
+    ("MAR", "PIE"): ["MAR-PIE-SWI", (7.0, 45.5), (6.65, 45.1), (7.0, 44.7), (6.9, 44.4), (7.5, 44.1),
+                     (7.55, 43.65)],
+    # Switzerland
+    ("BUR", "_SWI"): ["BUR-MUN-SWI", (6.9, 47.3), (6.75, 47.05), (6.4, 46.7), (6.1, 46.4), "BUR-MAR-SWI"],
+    ("MAR", "_SWI"): ["BUR-MAR-SWI", (6.5, 46.4), (6.8, 46.4), (6.85, 46.1), "MAR-PIE-SWI"],
+    ("PIE", "_SWI"): ["MAR-PIE-SWI", (7.85, 45.95), (8.4, 46.45), (8.75, 46.1), (9.0, 45.83), (9.3, 46.35),
+                      (10.05, 46.25), "PIE-SWI-TYR"],
+    ("TYR", "_SWI"): ["MUN-SWI-TYR", (9.5, 47.05), (9.9, 46.9), (10.45, 46.85), "PIE-SWI-TYR"],
+    ("MUN", "_SWI"): ["BUR-MUN-SWI", (7.55, 47.58), (8.2, 47.6), (8.6, 47.8), (9.2, 47.65), "MUN-SWI-TYR"],
+    # the Low Countries, Germany, Denmark
+    ("BUR", "MUN"): ["BUR-MUN-RUH", (7.0, 48.1), (6.9, 47.8), (7.0, 47.55), "BUR-MUN-SWI"],
+    ("BUR", "RUH"): ["BEL-BUR-RUH", (5.95, 49.2), (6.05, 48.9), (6.5, 48.65), "BUR-MUN-RUH"],
+    ("BEL", "RUH"): ["BEL-HOL-RUH", (6.4, 50.35), (6.13, 50.13), (6.45, 49.8), (6.37, 49.55), "BEL-BUR-RUH"],
+    ("BEL", "HOL"): [(3.3, 51.45), (4.25, 51.37), (4.8, 51.45), (5.1, 51.45), (5.5, 51.28), (5.8, 51.15),
+                     (5.7, 50.8), "BEL-HOL-RUH"],
+    ("HOL", "RUH"): ["HOL-KIE-RUH", (6.75, 52.1), (6.1, 51.85), (6.2, 51.5), (5.95, 51.0), "BEL-HOL-RUH"],
+    ("HOL", "KIE"): [(7.2, 53.6), (7.2, 53.2), (7.05, 52.8), (6.75, 52.6), "HOL-KIE-RUH"],
+    ("KIE", "RUH"): ["HOL-KIE-RUH", (7.6, 52.45), (8.4, 52.45), (8.9, 51.9), "KIE-MUN-RUH"],
+    ("MUN", "RUH"): ["KIE-MUN-RUH", (8.6, 51.2), (8.1, 50.8), (8.2, 50.2), (8.4, 49.5), (8.0, 49.05),
+                     (7.6, 48.95), "BUR-MUN-RUH"],
+    ("KIE", "MUN"): ["KIE-MUN-RUH", (10.0, 51.4), (10.8, 51.6), "BER-KIE-MUN"],
+    ("BER", "KIE"): ["BER-KIE-MUN", (11.6, 52.5), (11.6, 53.2), (12.3, 53.7), (12.5, 54.45)],
+    ("DEN", "KIE"): [(8.0, 55.3), (9.2, 55.2), (10.3, 54.7)],
+    ("DEN", "SWE"): [(12.65, 56.2), (12.7, 55.9), (12.75, 55.5)],
+    ("BER", "MUN"): ["BER-KIE-MUN", (12.0, 51.8), (12.5, 51.65), (13.3, 51.45), "BER-MUN-SIL"],
+    ("MUN", "SIL"): ["BER-MUN-SIL", "BOH-MUN-SIL"],
+    ("BER", "SIL"): ["BER-MUN-SIL", (15.0, 51.9), (15.5, 52.3), "BER-PRU-SIL"],
+    ("BER", "PRU"): ["BER-PRU-SIL", (16.1, 53.1), (16.6, 53.6), (17.0, 54.2), (17.3, 54.9)],
+    ("PRU", "SIL"): ["BER-PRU-SIL", (16.9, 52.55), (17.7, 52.55), "PRU-SIL-WAR"],
+    ("SIL", "WAR"): ["PRU-SIL-WAR", (18.0, 51.9), (18.2, 51.4), (18.6, 51.05), "GAL-SIL-WAR"],
+    ("PRU", "WAR"): ["PRU-SIL-WAR", (18.9, 52.95), (19.6, 53.1), (20.5, 53.2), (21.6, 53.4), (22.3, 53.6),
+                     (22.7, 54.0), "LVN-PRU-WAR"],
+    ("LVN", "PRU"): ["LVN-PRU-WAR", (22.6, 54.8), (22.1, 55.05), (21.5, 55.2), (21.2, 55.6), (20.85, 55.9)],
+    ("BOH", "MUN"): ["BOH-MUN-SIL", (14.3, 50.9), (13.5, 50.65), (12.5, 50.35), (12.1, 50.25), (12.5, 49.8),
+                     (13.0, 49.3), (13.5, 48.95), "BOH-MUN-TYR"],
+    ("MUN", "TYR"): ["BOH-MUN-TYR", (13.45, 48.55), (13.0, 48.25), (12.9, 47.9), (13.0, 47.75), (12.8, 47.6),
+                     (12.2, 47.6), (11.6, 47.5), (11.0, 47.4), (10.4, 47.35), (9.95, 47.55), "MUN-SWI-TYR"],
+    ("BOH", "SIL"): ["BOH-MUN-SIL", (15.5, 50.8), (16.3, 50.65), (16.8, 50.25), (17.6, 50.2), (18.2, 50.0),
+                     "BOH-GAL-SIL"],
+    # Austria-Hungary
+    ("GAL", "SIL"): ["BOH-GAL-SIL", "GAL-SIL-WAR"],
+    ("BOH", "GAL"): ["BOH-GAL-SIL", "BOH-GAL-VIE"],
+    ("BOH", "TYR"): ["BOH-MUN-TYR", (14.4, 48.6), "BOH-TYR-VIE"],
+    ("BOH", "VIE"): ["BOH-TYR-VIE", (15.5, 48.95), (16.5, 48.8), (16.95, 48.6), (17.3, 48.85), (17.7, 49.05),
+                     (18.3, 49.3), "BOH-GAL-VIE"],
+    ("GAL", "VIE"): ["BOH-GAL-VIE", "BUD-GAL-VIE"],
+    ("BUD", "VIE"): ["BUD-GAL-VIE", (19.2, 48.9), (18.4, 48.3), (17.5, 47.6), (16.9, 47.0), "BUD-TRI-VIE"],
+    ("TYR", "VIE"): ["BOH-TYR-VIE", (14.5, 48.2), (14.5, 47.6), (14.0, 47.3), (14.4, 47.0), "TRI-TYR-VIE"],
+    ("TRI", "VIE"): ["TRI-TYR-VIE", (15.6, 46.2), (16.0, 46.25), "BUD-TRI-VIE"],
+    ("TRI", "TYR"): ["TRI-TYR-VIE", (14.5, 46.42), "TRI-TYR-VEN"],
+    ("TRI", "VEN"): ["TRI-TYR-VEN", (13.45, 46.25), (13.55, 45.95), (13.35, 45.75), (13.3, 45.55)],
+    ("TYR", "VEN"): ["PIE-TYR-VEN", (10.85, 45.85), (11.15, 45.7), (11.7, 45.95), (12.0, 46.2), (12.4, 46.45),
+                     (12.7, 46.62), (13.2, 46.55), "TRI-TYR-VEN"],
+    ("PIE", "TYR"): ["PIE-SWI-TYR", "PIE-TYR-VEN"],
+    ("GAL", "WAR"): ["GAL-SIL-WAR", (19.9, 50.15), (20.9, 50.3), (21.8, 50.6), (22.6, 50.6), (23.5, 50.4),
+                     "GAL-UKR-WAR"],
+    ("GAL", "UKR"): ["GAL-UKR-WAR", (25.2, 50.1), (25.8, 49.6), (26.1, 49.1), (26.3, 48.55), "GAL-RUM-UKR"],
+    ("BUD", "GAL"): ["BUD-GAL-VIE", (20.6, 49.1), (21.5, 48.75), (22.5, 48.35), (23.5, 47.95), (24.5, 47.6),
+                     "BUD-GAL-RUM"],
+    ("GAL", "RUM"): ["BUD-GAL-RUM", (25.8, 47.6), (26.4, 47.9), "GAL-RUM-UKR"],
+    ("BUD", "RUM"): ["BUD-GAL-RUM", (25.9, 46.9), (26.2, 46.3), (26.3, 45.75), (25.9, 45.5), (25.3, 45.45),
+                     (24.4, 45.5), (23.5, 45.35), (22.8, 45.1), "BUD-RUM-SER"],
+    ("BUD", "SER"): ["BUD-SER-TRI", (21.0, 44.75), (21.5, 44.75), (22.0, 44.6), "BUD-RUM-SER"],
+    ("BUD", "TRI"): ["BUD-TRI-VIE", (17.3, 45.95), (18.0, 45.8), (18.9, 45.6), (19.4, 45.2), "BUD-SER-TRI"],
+    # the Balkans
+    ("RUM", "SER"): ["BUD-RUM-SER", (22.55, 44.45), "BUL-RUM-SER"],
+    ("BUL", "RUM"): ["BUL-RUM-SER", (24.0, 43.75), (25.0, 43.65), (26.0, 43.95), (27.2, 44.1), (27.7, 43.95),
+                     (28.6, 43.75)],
+    ("BUL", "SER"): ["BUL-RUM-SER", (22.4, 43.8), (22.5, 43.2), (22.4, 42.4), (22.8, 42.0), "BUL-GRE-SER"],
+    ("GRE", "SER"): ["ALB-GRE-SER", (21.6, 41.2), (22.3, 41.25), "BUL-GRE-SER"],
+    ("BUL", "GRE"): ["BUL-GRE-SER", (23.3, 41.2), (23.7, 41.0), (23.85, 40.6)],
+    ("ALB", "GRE"): ["ALB-GRE-SER", (20.8, 40.6), (20.5, 40.0), (20.0, 39.6)],
+    ("ALB", "SER"): ["ALB-SER-TRI", (19.9, 42.9), (20.3, 42.4), (20.5, 41.9), (20.7, 41.5), "ALB-GRE-SER"],
+    ("ALB", "TRI"): ["ALB-SER-TRI", (18.9, 43.2), (18.5, 42.8), (18.55, 42.45), (18.45, 42.3)],
+    ("SER", "TRI"): ["BUD-SER-TRI", (19.7, 44.85), (19.35, 44.9), (19.2, 44.5), (19.5, 44.05), (19.35, 43.6),
+                     "ALB-SER-TRI"],
+    ("BUL", "CON"): [(25.85, 40.5), (26.1, 40.9), (26.6, 41.4), (27.2, 41.6), (27.8, 41.8), (28.1, 41.9)],
+    # Italy
+    ("PIE", "VEN"): ["PIE-TYR-VEN", (10.2, 45.7), (9.9, 45.2), (9.7, 44.8), "PIE-TUS-VEN"],
+    ("PIE", "TUS"): ["PIE-TUS-VEN", (9.9, 44.2), (9.75, 43.98)],
+    ("TUS", "VEN"): ["PIE-TUS-VEN", (10.5, 44.35), (11.2, 44.25), (11.9, 44.0), "ROM-TUS-VEN"],
+    ("ROM", "TUS"): ["ROM-TUS-VEN", (12.0, 43.2), (11.8, 42.8), (11.45, 42.37), (11.4, 42.2)],
+    ("ROM", "VEN"): ["ROM-TUS-VEN", (12.9, 43.3), "APU-ROM-VEN"],
+    ("APU", "VEN"): ["APU-ROM-VEN", (13.75, 42.85), (14.2, 42.95)],
+    ("APU", "ROM"): ["APU-ROM-VEN", (13.9, 42.2), "APU-NAP-ROM"],
+    ("NAP", "ROM"): ["APU-NAP-ROM", (13.8, 41.3), (13.65, 41.0)],
+    ("APU", "NAP"): ["APU-NAP-ROM", (14.9, 41.05), (15.6, 40.75), (16.3, 40.45), (17.1, 40.05)],
+    # Russia, Scandinavia
+    ("RUM", "UKR"): ["GAL-RUM-UKR", (27.1, 48.0), "RUM-SEV-UKR"],
+    ("RUM", "SEV"): ["RUM-SEV-UKR", (28.1, 46.9), (28.2, 46.0), (28.3, 45.5), (29.0, 45.35), (29.9, 45.25)],
+    ("SEV", "UKR"): ["RUM-SEV-UKR", (28.8, 47.6), (29.8, 47.9), (31.0, 48.5), (32.5, 49.0), "MOS-SEV-UKR"],
+    ("MOS", "UKR"): ["MOS-UKR-WAR", (27.0, 51.6), (28.5, 51.6), (30.5, 51.3), (31.5, 51.0), (32.5, 50.2),
+                     "MOS-SEV-UKR"],
+    ("MOS", "SEV"): ["MOS-SEV-UKR", (35.0, 49.0), (36.5, 49.5), (38.5, 49.8), "EAST-MOS-SEV"],
+    ("UKR", "WAR"): ["MOS-UKR-WAR", (24.4, 51.6), (24.0, 51.2), "GAL-UKR-WAR"],
+    ("MOS", "WAR"): ["LVN-MOS-WAR", (25.6, 53.2), (25.6, 52.3), "MOS-UKR-WAR"],
+    ("LVN", "WAR"): ["LVN-PRU-WAR", (23.6, 54.2), (24.6, 53.9), "LVN-MOS-WAR"],
+    ("LVN", "MOS"): ["LVN-MOS-WAR", (26.5, 54.8), (27.0, 55.5), (27.8, 56.2), "LVN-MOS-STP"],
+    ("LVN", "STP"): [(28.05, 59.65), (28.0, 59.3), (27.6, 58.9), (27.4, 58.0), (27.7, 57.4), "LVN-MOS-STP"],
+    ("MOS", "STP"): ["LVN-MOS-STP", (29.5, 56.9), (31.0, 57.2), (32.5, 57.0), (34.0, 57.4), (36.0, 58.0),
+                     (38.5, 58.5), "EAST-MOS-STP"],
+    ("MOS", "_EAST"): ["EAST-MOS-STP", (41.5, 56.0), (41.0, 53.0), "EAST-MOS-SEV"],
+    ("STP", "_EAST"): [(41.3, 65.6), (42.3, 65.0), (42.5, 63.0), (42.0, 61.0), "EAST-MOS-STP"],
+    ("SEV", "_EAST"): ["EAST-MOS-SEV", (41.0, 48.0), (42.0, 46.5), (44.5, 45.3)],
+    ("FIN", "STP"): ["FIN-NWY-STP", (28.7, 68.5), (29.6, 67.8), (30.0, 67.0), (29.6, 66.2), (30.0, 65.5),
+                     (29.8, 64.8), (30.5, 64.2), (30.0, 63.5), (31.5, 62.9), (31.0, 62.3), (30.6, 60.9),
+                     (30.2, 60.5), (29.95, 60.2), (29.6, 60.05)],
+    ("FIN", "NWY"): ["FIN-NWY-SWE", (21.3, 69.3), (22.4, 68.8), (23.5, 68.9), (24.9, 68.6), (25.8, 69.4),
+                     (26.5, 69.8), (27.9, 70.05), (28.4, 69.8), "FIN-NWY-STP"],
+    ("FIN", "SWE"): ["FIN-NWY-SWE", (21.6, 68.6), (22.5, 68.45), (23.7, 67.9), (23.6, 67.2), (23.8, 66.5),
+                     (24.15, 65.85), (24.15, 65.65)],
+    ("NWY", "SWE"): [(11.0, 58.85), (11.4, 59.1), (12.0, 59.9), (12.5, 60.5), (12.3, 61.3), (12.2, 62.3),
+                     (12.2, 63.0), (13.9, 64.0), (14.5, 65.0), (15.7, 66.2), (16.5, 67.3), (18.1, 68.45),
+                     (19.5, 68.4), (20.3, 68.9), "FIN-NWY-SWE"],
+    ("NWY", "STP"): ["FIN-NWY-STP", (29.3, 69.5), (30.3, 69.95)],
+    # Turkey, Africa
+    ("ANK", "CON"): ["ANK-CON-SMY", (30.3, 40.6), (30.4, 41.0), (30.5, 41.4)],
+    ("CON", "SMY"): [(25.9, 39.8), (26.4, 39.85), (27.5, 40.0), (28.5, 39.9), (29.5, 40.0), "ANK-CON-SMY"],
+    ("ANK", "SMY"): ["ANK-CON-SMY", (31.5, 39.8), (33.0, 39.6), (34.5, 39.4), "ANK-ARM-SMY"],
+    ("ANK", "ARM"): ["ANK-ARM-SMY", (36.2, 39.9), (36.6, 40.6), (36.8, 41.1), (36.9, 41.45)],
+    ("ARM", "SMY"): ["ANK-ARM-SMY", (36.6, 38.6), "ARM-SMY-SYR"],
+    ("SMY", "SYR"): ["ARM-SMY-SYR", (36.6, 37.3), (36.3, 37.0), (35.9, 36.45)],
+    ("ARM", "SYR"): ["ARM-SMY-SYR", (38.5, 37.5), (40.0, 37.3), (42.0, 37.0)],
+    ("ARM", "SEV"): [(41.0, 41.6), (41.0, 41.3), (41.45, 40.9), (42.5, 40.5)],
+    ("NAF", "TUN"): [(8.0, 37.2), (7.9, 36.5), (7.6, 35.5), (7.2, 34.0), (6.8, 33.0)],
+    # seas
+    ("NAO", "NWG"): [(-4.9, 58.5), (-6.0, 59.5), (-10.0, 62.0), (-15.0, 65.0), (-15.0, 73.0)],
+    ("IRI", "NAO"): [(-4.7, 55.25), (-6.3, 55.0), (-8.0, 53.5), (-9.6, 51.8), "IRI-MAO-NAO"],
+    ("IRI", "MAO"): ["IRI-MAO-NAO", "ENG-IRI-MAO"],
+    ("MAO", "NAO"): ["IRI-MAO-NAO", (-25.0, 50.0), (-45.0, 49.0)],
+    ("ENG", "IRI"): ["ENG-IRI-MAO", (-5.55, 50.1)],
+    ("ENG", "MAO"): ["ENG-IRI-MAO", (-4.6, 48.35)],
+    ("ENG", "NTH"): [(1.3, 51.25), (2.9, 51.3), (3.1, 51.2)],
+    ("HEL", "NTH"): [(5.0, 52.95), (5.0, 54.0), (6.0, 55.2), (8.5, 56.1)],
+    ("NTH", "SKA"): [(8.5, 56.85), (6.9, 58.15)],
+    ("NTH", "NWG"): [(-3.3, 58.4), (0.0, 60.5), (4.0, 61.5), (5.5, 61.5)],
+    ("BAR", "NWG"): [(21.0, 70.1), (17.0, 76.0)],
+    ("BAL", "BOT"): [(16.5, 58.0), (19.5, 58.4), (23.9, 58.75)],
+    ("MAO", "WES"): [(-5.5, 36.4), (-5.55, 35.6)],
+    ("LYO", "WES"): [(1.0, 41.3), (3.5, 40.5), (8.9, 40.3)],
+    ("LYO", "TYS"): [(9.1, 40.9), (9.2, 41.8), (9.3, 42.6), (10.6, 43.3)],
+    ("TYS", "WES"): [(9.0, 39.3), (9.4, 37.0)],
+    ("ION", "TYS"): [(10.9, 36.9), (12.8, 37.8)],
+    ("ADR", "ION"): [(18.3, 40.0), (19.7, 40.15)],
+    ("AEG", "ION"): [(22.8, 36.7), (23.7, 35.35)],
+    ("EAS", "ION"): [(24.5, 35.1), (24.5, 30.0)],
+    ("AEG", "EAS"): [(26.0, 35.2), (28.1, 36.9)],
 }
 
 #: where a fleet on each coast of a two-coast province stands
 COAST_POINTS = {
     "STP/NC": (38.5, 66.9),
-    "STP/SC": (29.6, 60.3),
+    "STP/SC": (29.7, 59.6),
     "SPA/NC": (-5.2, 43.0),
     "SPA/SC": (-2.0, 37.3),
     "BUL/EC": (27.4, 43.0),

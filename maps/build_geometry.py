@@ -4,20 +4,20 @@
     python -m maps.build_geometry --check  # exit 1 if the file is out of date
 
 Longitude/latitude go through a Lambert conformal conic projection (the one
-atlases use for Europe: shapes stay true, north stays up), then each region is
-the union of the Voronoi cells of its seeds, computed per land mass for land
-provinces and per body of water for seas, and clipped to it.  Shapely is
-needed here and in the tests only; the renderer reads the JSON.
+atlases use for Europe: shapes stay true, north stays up), then the atlas's
+borders cut the land and the water into regions.  Shapely is needed here and
+in the tests only; the renderer reads the JSON.
 """
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import sys
 from pathlib import Path
 
 import shapely
-from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
+from shapely.geometry import LineString, Point, Polygon, box
 from shapely.ops import nearest_points, unary_union
 
 from adjudicator.diplomacy.board import BOARD
@@ -77,42 +77,40 @@ def _parts(geom) -> list[Polygon]:
     return list(getattr(geom, "geoms", [geom]))
 
 
-def _voronoi(seeds: dict[str, list], area) -> dict[str, object]:
-    """Each id's union of Voronoi cells, clipped to ``area``, computed per part of ``area``."""
-    cells: dict[str, list] = {}
-    for part in _parts(area):
-        points, owners = [], []
-        for pid, pts in seeds.items():
-            for lonlat in pts:
-                p = Point(project(*lonlat))
-                if part.contains(p):
-                    points.append(p)
-                    owners.append(pid)
-        if not points:
-            continue
-        if len(points) == 1:
-            cells.setdefault(owners[0], []).append(part)
-            continue
-        diagram = shapely.voronoi_polygons(MultiPoint(points), extend_to=frame(), ordered=True)
-        for owner, cell in zip(owners, diagram.geoms):
-            cells.setdefault(owner, []).append(cell.intersection(part))
-    regions = {pid: unary_union(parts) for pid, parts in cells.items()}
-    return _without_strays(regions, seeds)
+def _line(points, rounds: int = 2) -> LineString:
+    """A border of the atlas in map units, its junctions looked up and its corners
+    rounded: each round of Chaikin's corner cutting puts two points on every
+    segment, a quarter of the way from either end, and keeps the ends."""
+    xy = [project(*(atlas.JUNCTIONS[p] if isinstance(p, str) else p)) for p in points]
+    for _ in range(rounds):
+        cut = []
+        for (ax, ay), (bx, by) in itertools.pairwise(xy):
+            cut += [(0.75 * ax + 0.25 * bx, 0.75 * ay + 0.25 * by), (0.25 * ax + 0.75 * bx, 0.25 * ay + 0.75 * by)]
+        xy = [xy[0], *cut[1:-1], xy[-1]]
+    return LineString(xy)
 
 
-def _without_strays(regions: dict, seeds: dict) -> dict:
-    """A Voronoi cell clipped to a coast can leave a stray piece across a strait
-    or a headland; each piece that holds none of its region's seeds goes to the
-    neighbour it shares the longest border with."""
-    points = {pid: [Point(project(*p)) for p in pts] for pid, pts in seeds.items()}
-    for pid in list(regions):
-        for part in _parts(regions[pid]):
-            if any(part.buffer(0.01).contains(p) for p in points[pid]):
-                continue
-            others = [(shared_length(part, g), q) for q, g in regions.items() if q != pid]
-            _length, heir = max(others)
-            regions[heir] = unary_union([regions[heir], part])
-            regions[pid] = regions[pid].difference(part)
+def _regions(area, borders: dict) -> dict[str, object]:
+    """Each id's region: the faces into which ``borders`` cut ``area``, each
+    face going to the region whose place lies in it.  A face with no place, or
+    with the places of two regions, is a border missing or astray."""
+    lines = {pair: _line(points) for pair, points in borders.items()}
+    noded = unary_union([area.boundary, *lines.values()])
+    faces = [f for f in shapely.get_parts(shapely.polygonize(shapely.get_parts(noded)))
+             if area.contains(f.representative_point())]
+    places = {pid: [Point(project(*p)) for p in pts] for pid, pts in atlas.PLACES.items()}
+    owned: dict[str, list] = {}
+    for face in faces:
+        names = sorted({pid for pid, points in places.items() if any(face.contains(p) for p in points)})
+        if len(names) != 1:
+            near = sorted(places, key=lambda pid: face.distance(places[pid][0]))[:3]
+            raise ValueError(f"a face near {', '.join(near)} holds {names or 'no place'}")
+        owned.setdefault(names[0], []).append(face)
+    regions = {pid: unary_union(parts) for pid, parts in owned.items()}
+    for (p, q), line in lines.items():
+        shared = regions[p].intersection(regions[q]).buffer(0.01)
+        if line.intersection(area).difference(shared).length > 0.01:
+            raise ValueError(f"the border {p}-{q} does not run between them")
     return regions
 
 
@@ -128,7 +126,9 @@ def regions() -> tuple[dict, dict]:
     """(land regions by id, sea regions by id), shapely geometries in map units."""
     land = unary_union(land_masses())
     water = frame().difference(land).difference(unary_union(list(islands().values())))
-    return _voronoi(atlas.LAND_SEEDS, land), _voronoi(atlas.SEA_SEEDS, water)
+    seas = {pair: line for pair, line in atlas.BORDERS.items() if all(BOARD.is_sea(p) for p in pair)}
+    borders = {pair: line for pair, line in atlas.BORDERS.items() if pair not in seas}
+    return _regions(land, borders), _regions(water, seas)
 
 
 def _path(geom) -> str:
@@ -149,7 +149,7 @@ def build() -> dict:
     for pid, geom in sorted({**land, **sea}.items()):
         if pid.startswith("_"):
             continue
-        centre = Point(project(*atlas.CENTRES.get(pid) or (atlas.LAND_SEEDS.get(pid) or atlas.SEA_SEEDS[pid])[0]))
+        centre = Point(project(*atlas.PLACES[pid][0]))
         inner = geom.buffer(-6)  # a unit drawn at the centre stays inside its province
         if not inner.contains(centre):
             centre = nearest_points(inner, centre)[0]

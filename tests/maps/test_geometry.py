@@ -44,6 +44,29 @@ def polygons(path: str):
 REGIONS = {pid: polygons(p["d"]) for pid, p in GEOMETRY["provinces"].items()}
 
 
+#: Each province's area on the printed board, estimated by eye from general knowledge of the board
+#: (no map file measured): land in Burgundies, seas in English Channels.  A province's share of its
+#: land mass or body of water, as drawn, is compared with its share of the same provinces on the
+#: board (docs/maps.md, "The geometry is the project's own").
+BOARD_AREAS = {
+    # land, BUR = 1
+    "CLY": 0.7, "EDI": 0.7, "LVP": 0.7, "YOR": 0.55, "WAL": 0.7, "LON": 0.55,
+    "BRE": 1.0, "PIC": 0.5, "PAR": 0.8, "BUR": 1.0, "GAS": 1.1, "MAR": 1.0, "SPA": 3.5, "POR": 0.9,
+    "BEL": 0.45, "HOL": 0.45, "RUH": 0.6, "KIE": 0.9, "BER": 0.9, "MUN": 1.3, "SIL": 0.7, "PRU": 0.9,
+    "DEN": 0.5, "NWY": 3.5, "SWE": 3.5, "FIN": 2.5,
+    "STP": 5.0, "MOS": 5.5, "LVN": 1.6, "WAR": 1.4, "UKR": 1.5, "SEV": 3.5,
+    "BOH": 0.8, "VIE": 0.8, "BUD": 1.7, "TYR": 0.8, "TRI": 1.2, "GAL": 1.4,
+    "SER": 0.9, "ALB": 0.4, "GRE": 0.9, "BUL": 1.1, "RUM": 1.4,
+    "PIE": 0.5, "VEN": 0.6, "TUS": 0.4, "ROM": 0.45, "APU": 0.55, "NAP": 0.7,
+    "CON": 0.7, "ANK": 1.1, "SMY": 2.0, "ARM": 2.0, "SYR": 1.5, "NAF": 3.0, "TUN": 0.8,
+    # seas, ENG = 1
+    "NAO": 8.0, "NWG": 7.0, "BAR": 3.5, "NTH": 3.0, "SKA": 0.5, "HEL": 0.5, "BAL": 1.8, "BOT": 1.8,
+    "ENG": 1.0, "IRI": 1.0, "MAO": 8.0, "WES": 2.0, "LYO": 1.5, "TYS": 1.8, "ION": 4.0, "ADR": 1.2,
+    "AEG": 1.5, "EAS": 2.0, "BLA": 4.0,
+}
+AREA_FACTOR = 2.0  # how many times larger or smaller than on the board a province's share may be
+
+
 def board_of(variant: str):
     """The board a variant is played on (every variant the service offers uses the standard board)."""
     assert variant in VARIANT_TABLE
@@ -134,6 +157,28 @@ def test_each_coast_is_drawn_on_its_own_shore(variant):
         assert nearest_own < 25, f"{loc} is drawn {nearest_own:.0f} from its water"
         for s in others:
             assert REGIONS[s].distance(at) > nearest_own, f"{loc} is drawn nearer {s} than its own water"
+
+
+def board_share_ratios() -> dict[str, float]:
+    """Each province's share of its land mass or body of water (Britain, the mainland, the
+    Baltic...), drawn, over the same provinces' shares on the board."""
+    land = unary_union(build_geometry.land_masses())
+    water = build_geometry.frame().difference(land).difference(unary_union(list(build_geometry.islands().values())))
+    bodies = [*getattr(land, "geoms", [land]), *getattr(water, "geoms", [water])]
+    ratios = {}
+    for body in bodies:
+        inside = [p for p in REGIONS if body.contains(Point(GEOMETRY["provinces"][p]["centre"]))]
+        drawn, board = sum(REGIONS[p].area for p in inside), sum(BOARD_AREAS[p] for p in inside)
+        ratios.update({p: (REGIONS[p].area / drawn) / (BOARD_AREAS[p] / board) for p in inside})
+    return ratios
+
+
+def test_each_province_has_its_share_of_the_board():
+    assert set(BOARD_AREAS) == set(BOARD.provinces)
+    ratios = board_share_ratios()
+    assert set(ratios) == set(BOARD.provinces)
+    off = {p: round(r, 2) for p, r in ratios.items() if not 1 / AREA_FACTOR <= r <= AREA_FACTOR}
+    assert not off, f"drawn this many times their share of the board: {off}"
 
 
 def test_the_committed_geometry_is_built_from_the_atlas():
