@@ -122,10 +122,15 @@ def shared_length(a, b, eps: float = 0.3) -> float:
     return a.buffer(eps).intersection(b).area / eps
 
 
+def land_and_water():
+    """(all the land the provinces divide, all the water the seas divide): the islands are neither."""
+    land = unary_union(land_masses())
+    return land, frame().difference(land).difference(unary_union(list(islands().values())))
+
+
 def regions() -> tuple[dict, dict]:
     """(land regions by id, sea regions by id), shapely geometries in map units."""
-    land = unary_union(land_masses())
-    water = frame().difference(land).difference(unary_union(list(islands().values())))
+    land, water = land_and_water()
     seas = {pair: line for pair, line in atlas.BORDERS.items() if all(BOARD.is_sea(p) for p in pair)}
     borders = {pair: line for pair, line in atlas.BORDERS.items() if pair not in seas}
     return _regions(land, borders), _regions(water, seas)

@@ -162,8 +162,7 @@ def test_each_coast_is_drawn_on_its_own_shore(variant):
 def board_share_ratios() -> dict[str, float]:
     """Each province's share of its land mass or body of water (Britain, the mainland, the
     Baltic...), drawn, over the same provinces' shares on the board."""
-    land = unary_union(build_geometry.land_masses())
-    water = build_geometry.frame().difference(land).difference(unary_union(list(build_geometry.islands().values())))
+    land, water = build_geometry.land_and_water()
     bodies = [*getattr(land, "geoms", [land]), *getattr(water, "geoms", [water])]
     ratios = {}
     for body in bodies:
