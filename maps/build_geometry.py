@@ -16,6 +16,7 @@ import math
 import sys
 from pathlib import Path
 
+import numpy
 import shapely
 from shapely.geometry import LineString, Point, Polygon, box
 from shapely.ops import nearest_points, unary_union
@@ -203,12 +204,21 @@ def _crossing(a, b, ca: Point, cb: Point) -> list[list[float]]:
         x = min(straight, key=lambda x: ca.distance(x) + x.distance(cb))
         return [[round(x.x, 1), round(x.y, 1)]]
     grid = _grid(unary_union([a, b]), 4.0)
+    spots = numpy.array([(t.x, t.y) for t in grid]).reshape(-1, 2)
+
+    def seen_from(p: Point) -> numpy.ndarray:
+        """For each grid point, whether it is seen from p (one call for the whole grid)."""
+        starts = numpy.broadcast_to((p.x, p.y), spots.shape)
+        return shapely.contains(inside, shapely.linestrings(numpy.stack([starts, spots], axis=1)))
+
+    from_centre = {(c.x, c.y): seen_from(c) for c in (ca, cb)}
 
     def leg(centre: Point, x: Point) -> tuple[float, list[Point]]:
         """The shortest way from centre to x: straight, or by one turn inside the two regions."""
         if seen(centre, x):
             return centre.distance(x), []
-        turns = [t for t in grid if seen(centre, t) and seen(t, x)]
+        both = from_centre[(centre.x, centre.y)] & seen_from(x)
+        turns = [t for t, ok in zip(grid, both) if ok]
         if not turns:
             return math.inf, []
         turn = min(turns, key=lambda t: centre.distance(t) + t.distance(x))
