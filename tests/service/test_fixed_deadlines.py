@@ -55,7 +55,6 @@ def test_fixed_times_across_daylight_saving_in_two_zones_with_weekdays(march):
                                  "adjustment": 3600, "weekdays": ["mon", "wed", "fri"]})
     assert api.get(f"/v1/games/{a}").json()["deadlines"]["movement"] == paris
     seen: dict[str, list[str]] = {a: [], b: []}
-    closed: dict[str, list[str]] = {a: [], b: []}
     extended = False
     while stack.clock() < datetime(2027, 3, 31, tzinfo=timezone.utc).timestamp():
         states = {gid: api.get(f"/v1/games/{gid}").json() for gid in (a, b)}
@@ -69,8 +68,8 @@ def test_fixed_times_across_daylight_saving_in_two_zones_with_weekdays(march):
             continue
         due = min(ts(s["deadline"]) for s in states.values())
         stack.advance(due - stack.clock() + 1)
-        for gid in (a, b):
-            closed[gid] = [h["adjudicated_at"][:16] for h in api.get(f"/v1/games/{gid}/history").json()["phases"]]
+    closed = {gid: [h["adjudicated_at"][:16] for h in api.get(f"/v1/games/{gid}/history").json()["phases"]]
+              for gid in (a, b)}
 
     # Paris, every day at 20:00: 19:00 UTC in winter time, 18:00 UTC from 28 March on; the grace
     # period (nobody orders) moves each close ten minutes on, and the next deadline is the next day's
