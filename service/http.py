@@ -266,7 +266,7 @@ def _http_error(e: HTTPException):
     resp = problem(e.code or 500, e.name, detail)
     if e.code == 405 and getattr(e, "valid_methods", None):
         resp.headers["Allow"] = ", ".join(e.valid_methods)
-    if e.code == 429:
+    if e.code in (429, 503):
         resp.headers["Retry-After"] = str(getattr(e, "retry_after", None) or RETRY_AFTER)
     return resp
 

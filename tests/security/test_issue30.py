@@ -525,6 +525,34 @@ def test_defect_09_a_full_render_queue_answers_503_with_retry_after_and_health_a
     assert api.post("/v1/render/diplomacy", json=RENDER).status_code == 200  # the queue is free again
 
 
+def test_defect_09_maps_are_drawn_by_processes_of_their_own_and_one_that_ended_is_replaced(api):
+    """Drawing holds the GIL: it is done in child processes (service/drawing.py), so the API's own
+    loop goes on answering (benchmarks/render_flood.py measures health under a flood)."""
+    import os
+
+    from service import drawing
+
+    assert api.post("/v1/render/diplomacy", json=RENDER).status_code == 200
+    children = [child.proc.pid for child in drawing.POOL.idle]
+    assert children and os.getpid() not in children
+    for child in drawing.POOL.idle:  # killed while idle (out of memory, say): the next render starts another
+        child.close()
+    drawn = api.post("/v1/render/diplomacy?format=png&width=200", json=RENDER)
+    assert drawn.status_code == 200 and drawn.content.startswith(b"\x89PNG"), drawn.text
+    assert not {child.proc.pid for child in drawing.POOL.idle} & set(children)
+
+
+def test_defect_09_a_drawing_past_its_time_is_a_503_and_its_process_is_replaced(api, monkeypatch):
+    from service import drawing
+
+    monkeypatch.setattr(drawing, "TIMEOUT", 0)  # every drawing is past its time: its process is killed
+    late = api.request("POST", "/v1/render/diplomacy", json=RENDER)
+    assert late.status_code == 503 and "could not be drawn within" in late.json()["detail"], late.text
+    assert int(late.headers["Retry-After"]) > 0
+    monkeypatch.undo()
+    assert api.post("/v1/render/diplomacy", json=RENDER).status_code == 200
+
+
 @contextmanager
 def _turn_in_thread(queue):
     """A render waiting in ``queue``'s line (in a thread of its own) until the context ends."""
