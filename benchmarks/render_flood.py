@@ -160,8 +160,9 @@ def main() -> int:
                 except requests.RequestException:
                     time.sleep(0.2)
             warm(base, proc.pid)
+            # a session of its own: the kernel's scheduler shares the CPU between sessions, not with the flood's
             poller = subprocess.Popen([sys.executable, __file__, "--poll", base, "--seconds", str(args.seconds)],
-                                      stdout=subprocess.PIPE, text=True)
+                                      stdout=subprocess.PIPE, text=True, start_new_session=True)
             answers, drawn = flood(base, args.clients, args.seconds, args.png)
             health = json.loads(poller.communicate()[0])
         finally:
