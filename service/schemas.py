@@ -1136,7 +1136,8 @@ class CreatedAccountSchema(Reply):
 
 
 class MessageSchema(Reply):
-    id = Described(fields.String, "m1, m2, ... in the order the game's messages were sent.", required=True)
+    id = Described(fields.String, "`m` and 16 random hex digits, such as m5f1c09a2e4b7d3c8: it tells nothing of "
+                   "the other messages of the game (docs/security.md).", required=True)
     phase = Described(fields.String, "The phase it was sent in (kept through a rollback).", required=True)
     sent_at = Timestamp(required=True)
     from_ = fields.String(allow_none=True, data_key="from", attribute="from", required=True,
