@@ -41,11 +41,20 @@ def test_italy_two_player_the_toss_winner_plays_italy_from_spring_1915_and_its_s
     mine = api.get(game.path, token=game.tokens[winner]).json()
     seat = next(p for p in mine["players"] if winner in p["powers"])
     assert seat["powers"] == [*SIDES[toss - 1], "ITALY"]
-    italy = {"ENGLAND": "ITALY", "AUSTRIA": "ITALY"}[winner]
-    assert game.submit(italy, ["A ROM - APU"], token=game.tokens[winner]).status_code == 200
-    assert game.submit(italy, ["A ROM H"], token=game.tokens[loser]).status_code == 403
+    assert "ITALY" in api.get(f"{game.path}/options", token=game.tokens[winner]).json()["powers"]
+    assert "ITALY" not in api.get(f"{game.path}/options", token=game.tokens[loser]).json()["powers"]
+    assert game.submit("ITALY", ["A ROM - APU"], token=game.tokens[winner]).status_code == 200
+    assert game.submit("ITALY", ["A ROM H"], token=game.tokens[loser]).status_code == 403
     state = force_until(game, "F1916M")  # Italy keeps playing, a year on
     assert "ITALY" in state["to_order"]
+    botted = api.post(f"{game.path}/seats/{winner}/bot", token=game.director)  # the bot plays the whole seat
+    assert botted.status_code == 200, botted.text
+    assert game.director_action("adjudicate").status_code == 200
+
+    def fall():
+        return next((h for h in api.get(f"{game.path}/history").json()["phases"] if h["phase"] == "F1916M"), None)
+
+    assert {*SIDES[toss - 1], "ITALY"} <= set(wait_for(fall, 20, "F1916M adjudicated")["bots"])
     assert game.director_action("end", json={"reason": "time"}).status_code == 200
     result = api.get(f"{game.path}/result").json()
     result = result.get("result", result)
@@ -324,8 +333,8 @@ def test_defect_11_message_ids_are_random_and_reveal_no_count(api):
     assert [m["id"] for m in later] == [second]
     probe = api.get(f"{game.path}/press", token=game.tokens["ITALY"], params={"after": "m3"})
     assert probe.status_code == 422  # a number finds nothing: no message is numbered for readers
-    assert "/press" not in "".join(line for line in api.get("/metrics").text.splitlines()
-                                   if 'method="POST"' in line)
+    posts = "".join(line for line in api.get("/metrics").text.splitlines() if 'method="POST"' in line)
+    assert "/v1/games/<game_id>/players" in posts and "/press" not in posts  # the others are counted, press never
 
 
 # ---------------------------------------------------------------- 7. a game adjudicating for ever
