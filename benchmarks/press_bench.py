@@ -9,7 +9,7 @@ players, and fills it with ``--messages`` messages written by the same code as a
 one to three other powers.  It then times ``--sends`` real sends over HTTP (one client), and
 ``--reads`` reads over HTTP by random players, each ``?after=`` a random message among the last
 20 (a client polling for news), among the last thousand (a client catching up), and from the
-start (``?after=m0&limit=100``), and prints p50 / p99 of each.
+start (``?limit=100``), and prints p50 / p99 of each.
 """
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from service.launch import free_port, service_commands, start_redis, stop, wait_until  # noqa: E402
 from workers.core.settings import Settings  # noqa: E402
+from workers.core.records import PressMessage  # noqa: E402
 from workers.tables import press  # noqa: E402
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
@@ -43,19 +44,21 @@ def percentiles(samples: list[float]) -> str:
     return f"p50 {p[49]:.2f} ms, p99 {p[98]:.2f} ms, max {ms[-1]:.2f} ms (n={len(ms)})"
 
 
-def fill(r: redis.Redis, gid: str, count: int, phase: str) -> None:
-    """``count`` messages, written as a send writes them, 1,000 to a pipeline."""
-    rng, now = random.Random(1), time.time()
+def fill(r: redis.Redis, gid: str, count: int, phase: str) -> list[str]:
+    """``count`` messages, written as a send writes them, 1,000 to a pipeline; their ids, oldest first."""
+    rng, now, ids = random.Random(1), time.time(), []
     for start in range(1, count + 1, 1000):
         with r.pipeline(transaction=False) as pipe:
             for n in range(start, min(start + 1000, count + 1)):
                 sender = rng.choice(POWERS)
                 others = [p for p in POWERS if p != sender]
                 to = "all" if rng.random() < 0.1 else sorted(rng.sample(others, rng.randint(1, 3)))
-                press.write(pipe, gid, {"n": n, "phase": phase, "seq": 1, "sent_at": now, "from": sender, "to": to,
-                                        "body": f"message {n}: " + "x" * rng.randint(20, 300), "grey": False,
-                                        "fake_broadcast": False})
+                ids.append(press.new_message_id())
+                press.write(pipe, gid, PressMessage(n=n, phase=phase, seq=1, sent_at=now, sender=sender, to=to,
+                                                    body=f"message {n}: " + "x" * rng.randint(20, 300),
+                                                    id=ids[-1]), director_reads=False)
             pipe.execute()
+    return ids
 
 
 def main(argv=None) -> int:
@@ -82,7 +85,7 @@ def main(argv=None) -> int:
                       for p in POWERS}
             r = redis.Redis.from_url(url)
             started = time.perf_counter()
-            fill(r, gid, opts.messages, "S1901M")
+            ids = fill(r, gid, opts.messages, "S1901M")
             print(f"{opts.messages} messages written in {time.perf_counter() - started:.1f} s; "
                   f"Redis holds {r.info('memory')['used_memory_human']}")
 
@@ -95,17 +98,16 @@ def main(argv=None) -> int:
                                  headers={"Authorization": f"Bearer {tokens[sender]}"})
                 sends.append(time.perf_counter() - t)
                 assert resp.status_code == 201, resp.text
+                ids.append(resp.json()["message"]["id"])
             print(f"POST /press (a real send over HTTP, game at {opts.messages}+ messages): {percentiles(sends)}")
 
-            last = int(r.get(f"dip:game:{gid}:press:count"))
-            for label, after, limit in (("?after=<one of the last 20>", lambda: random.randint(last - 20, last), None),
-                                        ("?after=<one of the last 1,000>", lambda: random.randint(last - 1000, last),
-                                         None),
-                                        ("?after=m0&limit=100", lambda: 0, 100)):
+            for label, after, limit in (("?after=<one of the last 20>", lambda: random.choice(ids[-20:]), None),
+                                        ("?after=<one of the last 1,000>", lambda: random.choice(ids[-1000:]), None),
+                                        ("?limit=100 (from the start)", lambda: None, 100)):
                 samples, sizes = [], []
                 for _ in range(opts.reads):
                     power = random.choice(POWERS)
-                    params = {"after": f"m{after()}", **({"limit": limit} if limit else {})}
+                    params = {"after": after(), **({"limit": limit} if limit else {})}
                     t = time.perf_counter()
                     resp = http.get(f"{base}/v1/games/{gid}/press", params=params,
                                     headers={"Authorization": f"Bearer {tokens[power]}"})

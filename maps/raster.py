@@ -2,8 +2,6 @@
 no system libraries needed; fonts are the system's, DejaVu on Debian)."""
 from __future__ import annotations
 
-import sys
-
 import resvg_py
 
 DEFAULT_WIDTH = 1200
@@ -16,12 +14,3 @@ def render_png(svg: str, width: int = DEFAULT_WIDTH) -> bytes:
         raise ValueError(f"width must be between {MIN_WIDTH} and {MAX_WIDTH}")
     return bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width, background="#ffffff"))
 
-
-def main() -> None:
-    """``python -P maps/raster.py WIDTH``: the SVG document on standard input as a PNG on standard output
-    (the API draws its PNGs so, in a process of their own: ``service.rasterize``)."""
-    sys.stdout.buffer.write(render_png(sys.stdin.buffer.read().decode(), int(sys.argv[1])))
-
-
-if __name__ == "__main__":
-    main()

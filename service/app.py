@@ -59,10 +59,9 @@ def games() -> Games:
 def health():
     """Redis, and the workers, the scheduler and the oldest waiting job it can see there: "ok" when at
     least one worker and a scheduler are there, else "degraded" (still 200: the API itself is up)."""
-    redis_up = bool(games().r.ping())
-    state = metrics.queue_state(games().store)
+    state = metrics.queue_state(games().store)  # Redis answered (a store that does not is a 503)
     status = "ok" if state["workers"] and state["scheduler"]["running"] else "degraded"
-    return reply(schemas.HealthSchema(), {"status": status, "redis": redis_up, **state})
+    return reply(schemas.HealthSchema(), {"status": status, "redis": True, **state})
 
 
 @api.get("/metrics")

@@ -5,7 +5,8 @@ results; the phase now open is its position alone (its orders are secret
 until adjudication).  Drawn maps of adjudicated phases are cached: a record
 never changes (a rollback writes a new one), so the cache is keyed by the
 record's content.  PNGs are cached by the SVG they draw (rasterising is the
-slow part: about a second at 1200 pixels on a busy machine).
+slow part: about a second at 1200 pixels on a busy machine).  Every map is drawn in
+a child process (service/drawing.py).
 """
 from __future__ import annotations
 
@@ -17,11 +18,10 @@ from typing import NamedTuple
 from flask import current_app, g, has_request_context
 
 from adjudicator.diplomacy import initial_position
-from maps import render_svg
 from workers.core.errors import NotFound
 from workers.core.records import HistoryEntry
 
-from . import rasterize
+from . import drawing
 
 PHASE = re.compile(r"^(?:[SF][0-9]{4}[MR]|W[0-9]{4}A)\Z")
 
@@ -88,7 +88,7 @@ def svg(state: dict, b: Board) -> str:
     if b.adjudicated:
         return _cached_svg(_key(state, b))
     _drawing("svg")
-    return render_svg(b.position, [], title=title(state))
+    return drawing.svg(b.position, [], title(state))
 
 
 def png(state: dict, b: Board, width: int) -> bytes:
@@ -103,12 +103,12 @@ def _key(state: dict, b: Board) -> str:
 def _cached_svg(key: str) -> str:
     data = json.loads(key)
     _drawing("svg")
-    return render_svg(data["position"], data["results"], title=data["title"])
+    return drawing.svg(data["position"], data["results"], data["title"])
 
 
 @lru_cache(maxsize=48)  # about 300 KB each at 1200 pixels
 def png_of(svg_text: str, width: int) -> bytes:
     """The PNG of an SVG document: the same document draws the same picture, whatever phase it is."""
     _drawing("png")
-    return rasterize.png(svg_text, width)
+    return drawing.png(svg_text, width)
 

@@ -8,9 +8,12 @@ Every request passes, in this order, before its view runs (:func:`register`):
    no id can name an internal key (``{gid}:tokens``);
 2. an operation the spec marks with ``security`` needs a token: without one
    it is a 401, before the body is read;
-3. a body is parsed once as JSON (:func:`parse_json`), refusing what JSON
-   Schema and Redis cannot hold (a lone surrogate, an integer of more
-   digits than Python converts, NaN and Infinity): a 400 saying where.
+3. a body is parsed once as JSON (:func:`parse_json`): what is not JSON, or
+   holds a number no store can (an integer of more digits than Python
+   converts, NaN and Infinity), is a 400 saying where; a text holding a lone
+   surrogate (JSON's ``\ud800`` escapes make one; no store holds it) is a
+   422 naming the field, as every other character a text may not hold is
+   (service/schemas.py).
 
 Errors: a :class:`~workers.core.store.GameError` is its own status; a store
 (Redis) that fails is a 503 with ``Retry-After`` that says the request may or
@@ -32,6 +35,7 @@ from werkzeug.exceptions import HTTPException
 
 from workers.core.connection import NotReplicated
 from workers.core.errors import GameError, NotFound, Unauthorized
+from workers.core.text import SURROGATE
 
 from . import schemas
 from .contract import Operation, declared, flask_path
@@ -87,27 +91,10 @@ def _constant(name: str):
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _surrogate(value, where: str) -> str | None:
-    """Where in ``value`` a string holds a lone surrogate (None if nowhere)."""
-    if isinstance(value, str):
-        return where if _SURROGATE.search(value) else None
-    if isinstance(value, list):
-        return next((w for i, v in enumerate(value) if (w := _surrogate(v, f"{where}[{i}]"))), None)
-    if isinstance(value, dict):
-        for key, v in value.items():
-            if _SURROGATE.search(key):
-                return f"{where} (a key)"
-            if found := _surrogate(v, f"{where}.{key}"):
-                return found
-    return None
-
-
 def parse_json(raw: bytes):
-    """The JSON text ``raw`` as Python values; BadRequest (400) for anything
-    that is not UTF-8 JSON or that holds what no schema or store can take."""
+    """The JSON text ``raw`` as Python values; BadRequest (400) for anything that is not UTF-8
+    JSON or holds a number no store can take, a ValidationError (422) for a text holding a lone
+    surrogate."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -120,11 +107,9 @@ def parse_json(raw: bytes):
         raise BadRequest("body: JSON nested too deeply")
     if _SURROGATE_ESCAPE.search(text):
         try:
-            where = _surrogate(data, "body")
+            schemas.refuse_unsafe_text(data, SURROGATE)
         except RecursionError:
             raise BadRequest("body: JSON nested too deeply")
-        if where:
-            raise BadRequest(f"{where}: a lone surrogate (\\ud800-\\udfff) is not a Unicode character")
     return data
 
 
@@ -266,7 +251,7 @@ def _http_error(e: HTTPException):
     resp = problem(e.code or 500, e.name, detail)
     if e.code == 405 and getattr(e, "valid_methods", None):
         resp.headers["Allow"] = ", ".join(e.valid_methods)
-    if e.code == 429:
+    if e.code in (429, 503):
         resp.headers["Retry-After"] = str(getattr(e, "retry_after", None) or RETRY_AFTER)
     return resp
 

@@ -45,6 +45,7 @@ from workers.core.settings import CREDENTIAL_LIMITS, RATE_LIMITS, Settings
 from workers.core.store import iso
 from workers.tables.viewers import Role, who
 
+from . import drawing
 from .http import RETRY_AFTER, problem
 
 
@@ -216,4 +217,4 @@ class RenderQueue:
                 self.admitted -= 1
 
 
-RENDERS = RenderQueue(int(os.environ.get("RENDER_DRAWING", 2)), int(os.environ.get("RENDER_WAITING", 6)))
+RENDERS = RenderQueue(drawing.PROCESSES, int(os.environ.get("RENDER_WAITING", 6)))

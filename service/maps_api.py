@@ -2,18 +2,13 @@
 stateless render of an interchange-format request."""
 from __future__ import annotations
 
-import contextvars
-
 from flask import Blueprint, Response, g, request
-from gevent import monkey
-from gevent.hub import get_hub
 from marshmallow import ValidationError, fields, validate
 
-from maps import render_request
 from maps.raster import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH
 from workers.tables.games import engine
 
-from . import boards, limits, schemas
+from . import boards, drawing, limits, schemas
 from .contract import arguments, body, doc, other_responses, response
 from .http import RETRY_AFTER, load, problem
 from .schemas import Schema
@@ -30,18 +25,9 @@ def svg_response(svg: str) -> Response:
     return Response(svg, mimetype=SVG, headers=SVG_HEADERS)
 
 
-def off_loop(draw, *args):
-    """``draw(*args)`` (an SVG drawn in Python: it holds the GIL and never yields) in a thread of
-    gevent's pool when the API runs under gevent, so that its loop goes on serving the other
-    requests (health first) between the drawing's turns of the GIL; here otherwise."""
-    if monkey.is_module_patched("threading"):
-        return get_hub().threadpool.apply(contextvars.copy_context().run, (draw, *args))
-    return draw(*args)
-
-
 def drawn(draw) -> Response:
-    """``draw()``'s response, drawn in its turn of the render queue (service/limits.py), or a 503
-    with Retry-After when the queue is full."""
+    """``draw()``'s response, drawn in its turn of the render queue (service/limits.py) by a child
+    process (service/drawing.py), or a 503 with Retry-After when the queue is full."""
     try:
         with limits.RENDERS.turn():
             return draw()
@@ -83,7 +69,7 @@ def _query(schema: Schema) -> dict:
 def game_map_svg(game_id):
     query = _query(MapQuerySchema(exclude=["width"]))
     state, board = boards.board(game_id, query.get("phase"))
-    return drawn(lambda: svg_response(off_loop(boards.svg, state, board)))
+    return drawn(lambda: svg_response(boards.svg(state, board)))
 
 
 @bp.get("/v1/games/<game_id>/map.png")
@@ -95,7 +81,7 @@ def game_map_svg(game_id):
 def game_map_png(game_id):
     query = _query(MapQuerySchema())
     state, board = boards.board(game_id, query.get("phase"))
-    return drawn(lambda: Response(boards.png_of(off_loop(boards.svg, state, board), query["width"]), mimetype=PNG))
+    return drawn(lambda: Response(boards.png(state, board, query["width"]), mimetype=PNG))
 
 
 @bp.post("/v1/render/diplomacy")
@@ -121,10 +107,9 @@ def render():
 
     def draw() -> Response:
         try:
-            svg = off_loop(render_request, body)
-        except engine().RequestError as e:
-            field = getattr(e, "field", None)
-            return problem(422, "Invalid position", f"{f'body.{field}' if field else 'body'}: {e}")
+            svg = drawing.request_svg(body)
+        except drawing.Invalid as e:
+            return problem(422, "Invalid position", f"{f'body.{e.field}' if e.field else 'body'}: {e}")
         if query["format"] == "png":
             return Response(boards.png_of(svg, query["width"]), mimetype=PNG)
         return svg_response(svg)

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from marshmallow import ValidationError
 
-from maps import phase_title, render_svg
+from maps import phase_title
 from workers.core import sessions
 from workers.core.errors import Conflict, Forbidden, Invalid, NotFound
 from workers.core.sessions import Place
@@ -23,7 +23,7 @@ from workers.core.store import hash_token
 from workers.tables.resolutions import DIRECTOR
 from workers.tables.viewers import Role, who
 
-from . import boards, page_auth, page_views, schemas
+from . import boards, drawing, page_auth, page_views, schemas
 from .events_api import _audiences, stream
 from .page_auth import SignIn, credential, viewer
 
@@ -246,8 +246,8 @@ def play_map(game_id):
 def _own_map(board: str, drawn: tuple) -> str:
     """The SVG of ``board`` (JSON: its title and position) with ``drawn`` ((power, order), ...)."""
     found = json.loads(board)
-    return render_svg(found["position"], [{"power": p, "order": o, "outcome": ""} for p, o in drawn],
-                      title=found["title"])
+    return drawing.svg(found["position"], [{"power": p, "order": o, "outcome": ""} for p, o in drawn],
+                       found["title"])
 
 
 @bp.get("/games/<game_id>/play/events")

@@ -15,9 +15,19 @@ from marshmallow import ValidationError, fields, pre_load, validate, validates, 
 
 from adjudicator.diplomacy.codes import Code
 from workers.core.store import FIRST_MOMENT, LAST_MOMENT
-from workers.core.text import CONTROL, ONE_LINE_PATTERN, unsafe_in
+from workers.core.text import CONTROL, ONE_LINE_PATTERN, UNSAFE, unsafe_in
 from workers.tables import press
 from workers.tables.games import fixed_times
+
+
+def refuse_unsafe_text(data, pattern=UNSAFE) -> None:
+    """The 422 naming where, if a text in ``data`` (a request's body, at any depth, keys too) holds what
+    ``pattern`` finds (workers/core/text.py: by default what XML cannot hold, and control characters
+    but tab and line breaks)."""
+    found = unsafe_in(data, pattern=pattern)
+    if found:
+        where, why = found[0].lstrip("."), found[1]
+        raise ValidationError({where.partition(".")[0].partition("[")[0] or "_schema": [f"{where}: {why}"]})
 
 
 class Schema(_Schema):
@@ -27,12 +37,7 @@ class Schema(_Schema):
     @pre_load
     def _safe_text(self, data, **kwargs):
         if isinstance(data, dict):
-            for key, value in data.items():
-                found = unsafe_in({key: value})
-                if found:
-                    where, why = found
-                    raise ValidationError({where.lstrip(".").partition(".")[0].partition("[")[0]:
-                                           [f"{where.lstrip('.')}: {why}"]})
+            refuse_unsafe_text(data)
         return data
 
 
@@ -486,7 +491,7 @@ class Recipients(fields.Field):
 
 def _none_of(characters: re.Pattern) -> str:
     """A JSON Schema pattern of a whole string holding none of the character class ``characters``
-    (but lone surrogates, which http.parse_json refuses before any schema reads the body)."""
+    (but lone surrogates, which http.parse_json refuses, 422, before any schema reads the body)."""
     inside = characters.pattern.removeprefix("[").removesuffix("]").replace("\ud800-\udfff", "")
     return "^[^" + "".join(c if " " <= c <= "~" else f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}"
                            for c in inside) + "]*$"
@@ -1131,7 +1136,8 @@ class CreatedAccountSchema(Reply):
 
 
 class MessageSchema(Reply):
-    id = Described(fields.String, "m1, m2, ... in the order the game's messages were sent.", required=True)
+    id = Described(fields.String, "`m` and 16 random hex digits, such as m5f1c09a2e4b7d3c8: it tells nothing of "
+                   "the other messages of the game (docs/security.md).", required=True)
     phase = Described(fields.String, "The phase it was sent in (kept through a rollback).", required=True)
     sent_at = Timestamp(required=True)
     from_ = fields.String(allow_none=True, data_key="from", attribute="from", required=True,

@@ -23,6 +23,7 @@ from tests.service.test_accounts import new_account
 from workers.core import keys
 from workers.core.settings import Settings
 from workers.core.store import Store, new_id
+from workers.core.text import SURROGATE, UNSAFE
 
 SIDES = [["ENGLAND", "FRANCE", "RUSSIA"], ["AUSTRIA", "GERMANY", "TURKEY"]]
 
@@ -40,11 +41,20 @@ def test_italy_two_player_the_toss_winner_plays_italy_from_spring_1915_and_its_s
     mine = api.get(game.path, token=game.tokens[winner]).json()
     seat = next(p for p in mine["players"] if winner in p["powers"])
     assert seat["powers"] == [*SIDES[toss - 1], "ITALY"]
-    italy = {"ENGLAND": "ITALY", "AUSTRIA": "ITALY"}[winner]
-    assert game.submit(italy, ["A ROM - APU"], token=game.tokens[winner]).status_code == 200
-    assert game.submit(italy, ["A ROM H"], token=game.tokens[loser]).status_code == 403
+    assert "ITALY" in api.get(f"{game.path}/options", token=game.tokens[winner]).json()["powers"]
+    assert "ITALY" not in api.get(f"{game.path}/options", token=game.tokens[loser]).json()["powers"]
+    assert game.submit("ITALY", ["A ROM - APU"], token=game.tokens[winner]).status_code == 200
+    assert game.submit("ITALY", ["A ROM H"], token=game.tokens[loser]).status_code == 403
     state = force_until(game, "F1916M")  # Italy keeps playing, a year on
     assert "ITALY" in state["to_order"]
+    botted = api.post(f"{game.path}/seats/{winner}/bot", token=game.director)  # the bot plays the whole seat
+    assert botted.status_code == 200, botted.text
+    assert game.director_action("adjudicate").status_code == 200
+
+    def fall():
+        return next((h for h in api.get(f"{game.path}/history").json()["phases"] if h["phase"] == "F1916M"), None)
+
+    assert {*SIDES[toss - 1], "ITALY"} <= set(wait_for(fall, 20, "F1916M adjudicated")["bots"])
     assert game.director_action("end", json={"reason": "time"}).status_code == 200
     result = api.get(f"{game.path}/result").json()
     result = result.get("result", result)
@@ -323,8 +333,8 @@ def test_defect_11_message_ids_are_random_and_reveal_no_count(api):
     assert [m["id"] for m in later] == [second]
     probe = api.get(f"{game.path}/press", token=game.tokens["ITALY"], params={"after": "m3"})
     assert probe.status_code == 422  # a number finds nothing: no message is numbered for readers
-    assert "/press" not in "".join(line for line in api.get("/metrics").text.splitlines()
-                                   if 'method="POST"' in line)
+    posts = "".join(line for line in api.get("/metrics").text.splitlines() if 'method="POST"' in line)
+    assert "/v1/games/<game_id>/players" in posts and "/press" not in posts  # the others are counted, press never
 
 
 # ---------------------------------------------------------------- 7. a game adjudicating for ever
@@ -371,8 +381,9 @@ XML_BREAKERS = ["\ufffe", "\uffff", "\ud800", "\udfff", "\x01", "\x00", "\x1b", 
 
 
 def _refused(answer, field: str) -> bool:
-    """A 422 naming ``field``; a lone surrogate is not text at all: the JSON is refused first (400)."""
-    return answer.status_code in (400, 422) and field in answer.json()["detail"]
+    """A 422 problem naming ``field`` (of the body) first."""
+    return (answer.status_code == 422 and answer.headers["Content-Type"] == "application/problem+json"
+            and answer.json()["detail"].startswith(f"body.{field}"))
 
 
 @pytest.mark.parametrize("bad", XML_BREAKERS)
@@ -392,8 +403,10 @@ def test_defect_06_an_order_xml_cannot_hold_is_refused_by_the_renderer(api, bad)
 
 def test_defect_06_press_and_mila_orders_xml_cannot_hold_are_refused(api):
     game = new_game(api)
-    sent = api.post(f"{game.path}/press", json={"to": ["GERMANY"], "body": "hi\ufffe"}, token=game.tokens["FRANCE"])
-    assert sent.status_code == 422, sent.text
+    for bad in ("\ufffe", "\ud800"):
+        sent = api.request("POST", f"{game.path}/press", json={"to": ["GERMANY"], "body": f"hi{bad}"},
+                           token=game.tokens["FRANCE"])
+        assert _refused(sent, "body"), sent.text
     record = _mila_record(api)
     record["phases"][0]["orders"]["FRANCE"] = ["A PAR H\x01"]
     imported = api.post("/v1/games/import", json={"format": "mila", "game": record})
@@ -525,6 +538,34 @@ def test_defect_09_a_full_render_queue_answers_503_with_retry_after_and_health_a
     assert api.post("/v1/render/diplomacy", json=RENDER).status_code == 200  # the queue is free again
 
 
+def test_defect_09_maps_are_drawn_by_processes_of_their_own_and_one_that_ended_is_replaced(api):
+    """Drawing holds the GIL: it is done in child processes (service/drawing.py), so the API's own
+    loop goes on answering (benchmarks/render_flood.py measures health under a flood)."""
+    import os
+
+    from service import drawing
+
+    assert api.post("/v1/render/diplomacy", json=RENDER).status_code == 200
+    children = [child.proc.pid for child in drawing.POOL.idle]
+    assert children and os.getpid() not in children
+    for child in drawing.POOL.idle:  # killed while idle (out of memory, say): the next render starts another
+        child.close()
+    drawn = api.post("/v1/render/diplomacy?format=png&width=200", json=RENDER)
+    assert drawn.status_code == 200 and drawn.content.startswith(b"\x89PNG"), drawn.text
+    assert not {child.proc.pid for child in drawing.POOL.idle} & set(children)
+
+
+def test_defect_09_a_drawing_past_its_time_is_a_503_and_its_process_is_replaced(api, monkeypatch):
+    from service import drawing
+
+    monkeypatch.setattr(drawing, "TIMEOUT", 0)  # every drawing is past its time: its process is killed
+    late = api.request("POST", "/v1/render/diplomacy", json=RENDER)
+    assert late.status_code == 503 and "could not be drawn within" in late.json()["detail"], late.text
+    assert int(late.headers["Retry-After"]) > 0
+    monkeypatch.undo()
+    assert api.post("/v1/render/diplomacy", json=RENDER).status_code == 200
+
+
 @contextmanager
 def _turn_in_thread(queue):
     """A render waiting in ``queue``'s line (in a thread of its own) until the context ends."""
@@ -625,3 +666,8 @@ def test_every_text_of_every_request_never_gets_a_5xx(api, live_game, target, te
         kw = {"json": {}} if method in ("post", "put") else {}
     answer = api.request(method.upper(), path, token=token, check=False, **kw)
     assert answer.status_code < 500, (method, path, field, answer.status_code, answer.text[:300])
+    if where == "body" and SURROGATE.search(text) and answer.status_code not in (401, 404):
+        # refused before any view reads the body (only a missing token or an unknown path answers first)
+        assert answer.status_code == 422 and answer.json()["detail"].startswith(f"body.{field[0]}"), answer.text
+    elif where == "body" and UNSAFE.search(text):
+        assert answer.status_code >= 400, (method, path, field, answer.status_code)

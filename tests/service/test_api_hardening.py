@@ -57,12 +57,15 @@ def _raw(api, method, path, text: str, token: str | None = "t"):
 
 
 # ---------------------------------------------------------------- bodies no store can hold
-def test_a_lone_surrogate_is_a_400_not_a_500(api):
+def test_a_lone_surrogate_is_a_422_naming_the_field_not_a_500(api):
     resp = _raw(api, "POST", "/v1/games", '{"name":"\\ud800"}', token=None)
-    assert resp.status_code == 400
-    assert resp.json()["detail"] == "body.name: a lone surrogate (\\ud800-\\udfff) is not a Unicode character"
+    assert resp.status_code == 422 and resp.headers["Content-Type"] == "application/problem+json"
+    assert resp.json()["detail"].startswith("body.name: name: U+D800 at 0: ")
+    assert resp.json()["errors"] == {"name": [resp.json()["detail"].removeprefix("body.name: ")]}
     resp = _raw(api, "POST", "/v1/games", '{"rules": {"\\udc00x": 1}}', token=None)
-    assert resp.status_code == 400 and resp.json()["detail"].startswith("body.rules (a key)")
+    assert resp.status_code == 422 and resp.json()["detail"].startswith("body.rules: rules.<key>: U+DC00 at 0")
+    resp = _raw(api, "POST", "/v1/games", '{"name": "\\ud800', token=None)  # not JSON at all: a 400
+    assert resp.status_code == 400 and "malformed JSON" in resp.json()["detail"]
     # a surrogate pair is a character: accepted
     resp = _raw(api, "POST", "/v1/games", '{"name":"\\ud83c\\udfb2 dice"}', token=None)
     assert resp.status_code == 201 and resp.json()["game"]["name"] == "\U0001F3B2 dice"
@@ -71,11 +74,11 @@ def test_a_lone_surrogate_is_a_400_not_a_500(api):
 @pytest.mark.parametrize("path,method,op,params", JSON_BODIES, ids=[f"{m} {p}" for p, m, _o, _q in JSON_BODIES])
 def test_every_json_endpoint_refuses_what_no_store_can_hold(api, path, method, op, params):
     url = _sample_path(path, params)
-    for text, says in (('{"name": "a\\ud800b"}', "lone surrogate"),
-                       ('{"x": [1, ' + "7" * 4301 + "]}", "an integer of 4301 digits"),
-                       ('{"x": NaN}', "NaN is not JSON"), ('{"x": 1e999}', "too large to be read")):
+    for text, status, says in (('{"name": "a\\ud800b"}', 422, "body.name: name: U+D800 at 1"),
+                               ('{"x": [1, ' + "7" * 4301 + "]}", 400, "an integer of 4301 digits"),
+                               ('{"x": NaN}', 400, "NaN is not JSON"), ('{"x": 1e999}', 400, "too large to be read")):
         resp = _raw(api, method, url, text)
-        assert resp.status_code == 400 and says in resp.json()["detail"], (method, url, text[:20], resp.text)
+        assert resp.status_code == status and says in resp.json()["detail"], (method, url, text[:20], resp.text)
 
 
 def test_integers_as_json_schema_reads_them(api):

@@ -157,7 +157,7 @@ def test_every_way_a_message_is_refused(api):
     assert lines["body"] == "one\n\ttwo\nthree" and read(game, "GERMANY")[-1]["body"] == "one\n\ttwo\nthree"
     lone = api.post(f"{game.path}/press", data='{"to": "all", "body": "\\ud800"}',
                     headers={"Content-Type": "application/json"}, token=game.tokens["FRANCE"])
-    assert lone.status_code == 400 and "lone surrogate" in lone.json()["detail"]
+    assert lone.status_code == 422 and lone.json()["detail"].startswith("body.body: body: U+D800"), lone.text
     # who may send: a player for its own powers; not the director, not a spectator
     refused(game, "FRANCE", ["GERMANY"], "not your power", status=403, power="GERMANY")
     refused(game, "FRANCE", ["GERMANY"], "director does not send press", status=403, token=game.director)

@@ -20,32 +20,34 @@ def one_line(value: str) -> str:
 #: what no text may hold: C0 controls but tab, line feed and carriage return, DEL and the C1
 #: controls, unpaired surrogates, and U+FFFE and U+FFFF (XML 1.0 holds none of them but tab, LF, CR)
 UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+#: unpaired surrogates alone (what JSON's ``\ud800`` escapes can make, and no store can hold)
+SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def unsafe(value: str) -> str | None:
-    """What is wrong with ``value`` (None: nothing)."""
-    found = UNSAFE.search(value)
+def unsafe(value: str, pattern: re.Pattern = UNSAFE) -> str | None:
+    """What is wrong with ``value`` (None: nothing), looking for what ``pattern`` finds."""
+    found = pattern.search(value)
     if found is None:
         return None
     return (f"U+{ord(found.group()):04X} at {found.start()}: a text holds no control character but tab and line "
             "breaks (a name or title is one line: none at all), no unpaired surrogate, no U+FFFE or U+FFFF")
 
 
-def unsafe_in(value, path: str = "") -> tuple[str, str] | None:
+def unsafe_in(value, path: str = "", pattern: re.Pattern = UNSAFE) -> tuple[str, str] | None:
     """The first text in ``value`` (JSON: strings, lists, objects and their keys) that :func:`unsafe`
     refuses, as ``(where, why)``: ``where`` is its path under ``value`` (".name", "[2]"), or None."""
     if isinstance(value, str):
-        problem = unsafe(value)
+        problem = unsafe(value, pattern)
         return (path, problem) if problem else None
     if isinstance(value, dict):
         for key, item in value.items():
             where = f"{path}.{key}" if isinstance(key, str) and not unsafe(key) else f"{path}.<key>"
-            found = unsafe_in(key, where) or unsafe_in(item, where)
+            found = unsafe_in(key, where, pattern) or unsafe_in(item, where, pattern)
             if found:
                 return found
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            found = unsafe_in(item, f"{path}[{i}]")
+            found = unsafe_in(item, f"{path}[{i}]", pattern)
             if found:
                 return found
     return None

@@ -150,29 +150,37 @@ def step(fn=None, *, deadline_arg: int | None = None):
 
 def queue_state(store) -> dict:
     """What the service's queue looks like now: its workers, its scheduler and the oldest waiting job
-    (queued, or due on the schedule but not yet queued)."""
+    (queued, or due on the schedule but not yet queued).  The counts, the scheduler's lock, the
+    workers' keys and the first job's id are read in one round trip to Redis (/v1/health is read
+    while the API is busy, and each round trip waits its turn there); then each worker and the
+    first job, through RQ.  Jobs abandoned in the started registry are counted until a worker's
+    maintenance takes them."""
     from rq import Worker
     from rq.job import Job
     from rq.registry import ScheduledJobRegistry, StartedJobRegistry
     from rq.scheduler import RQScheduler
+    from rq.worker_registration import WORKERS_BY_QUEUE_KEY
 
     conn, queue, now = store.queue.connection, store.queue, time.time()
+    lock = RQScheduler.get_locking_key(keys.QUEUE)
+    scheduled = ScheduledJobRegistry(keys.QUEUE, connection=conn)
+    started = StartedJobRegistry(keys.QUEUE, connection=conn)
+    with conn.pipeline(transaction=False) as pipe:
+        pipe.smembers(WORKERS_BY_QUEUE_KEY % queue.name).get(lock).ttl(lock)
+        pipe.zrangebyscore(scheduled.key, "-inf", now, withscores=True)
+        pipe.lindex(queue.key, 0).llen(queue.key).zcard(scheduled.key).zcard(started.key)
+        registered, holder, expires_in, due, first, waiting, on_schedule, running = pipe.execute()
     workers = []
-    for w in Worker.all(queue=queue):
+    for w in filter(None, (Worker.find_by_key(key.decode(), connection=conn) for key in sorted(registered))):
         beat = w.last_heartbeat
         if beat is not None and beat.tzinfo is None:
             beat = beat.replace(tzinfo=timezone.utc)
         workers.append({"name": w.name, "state": str(w.get_state()), "current_job": w.get_current_job_id(),
                         "last_heartbeat": iso(beat.timestamp()) if beat else None})
-    lock = RQScheduler.get_locking_key(keys.QUEUE)
-    holder = conn.get(lock)
     scheduler = {"running": holder is not None, "name": holder.decode() if holder else None,
-                 "lock_expires_in": conn.ttl(lock) if holder else None}
-    scheduled = ScheduledJobRegistry(keys.QUEUE, connection=conn)
-    due = conn.zrangebyscore(scheduled.key, "-inf", now, withscores=True)
+                 "lock_expires_in": expires_in if holder else None}
     oldest = None
-    first = queue.get_job_ids(0, 1)
-    job = Job.fetch(first[0], connection=conn) if first else None
+    job = Job.fetch(first.decode(), connection=conn) if first else None
     if job is not None and job.enqueued_at:
         since = job.enqueued_at.replace(tzinfo=timezone.utc).timestamp() if job.enqueued_at.tzinfo is None \
             else job.enqueued_at.timestamp()
@@ -180,5 +188,4 @@ def queue_state(store) -> dict:
     if due and (oldest is None or due[0][1] < now - oldest["seconds"]):
         oldest = {"id": due[0][0].decode(), "since": iso(due[0][1]), "seconds": round(now - due[0][1], 3)}
     return {"workers": workers, "scheduler": scheduler, "queue": {
-        "waiting": queue.count, "scheduled": scheduled.count, "due": len(due),
-        "started": StartedJobRegistry(keys.QUEUE, connection=conn).count, "oldest_waiting": oldest}}
+        "waiting": waiting, "scheduled": on_schedule, "due": len(due), "started": running, "oldest_waiting": oldest}}
