@@ -666,7 +666,8 @@ def test_every_text_of_every_request_never_gets_a_5xx(api, live_game, target, te
         kw = {"json": {}} if method in ("post", "put") else {}
     answer = api.request(method.upper(), path, token=token, check=False, **kw)
     assert answer.status_code < 500, (method, path, field, answer.status_code, answer.text[:300])
-    if where == "body" and SURROGATE.search(text) and answer.status_code not in (401, 404):
+    received = json.loads(json.dumps(text))  # as the service reads it: an escaped surrogate pair is one character
+    if where == "body" and SURROGATE.search(received) and answer.status_code not in (401, 404):
         # refused before any view reads the body (only a missing token or an unknown path answers first)
         assert answer.status_code == 422 and answer.json()["detail"].startswith(f"body.{field[0]}"), answer.text
     elif where == "body" and UNSAFE.search(text):
