@@ -87,6 +87,9 @@ class Settings:
     # (the deadline's own job, where many games may share the second), and in any other
     bot_deadline_budget: int = env("BOT_DEADLINE_BUDGET", 50)
     bot_budget: int = env("BOT_BUDGET", 400)
+    # seconds before the deadline (at most half the phase) when the bot's orders are computed for the powers
+    # without orders yet, in a game whose missed orders the bot gives (docs/bots.md)
+    bot_ahead: int = env("BOT_AHEAD", 600)
     # worker and scheduler processes
     job_heartbeat_ttl: int = env("JOB_HEARTBEAT_TTL", 10)
     maintenance_interval: int = env("WORKER_MAINTENANCE_INTERVAL", 5)

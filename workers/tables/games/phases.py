@@ -86,6 +86,10 @@ class Phases:
         away = absences.covering(pipe, gid, missing, deadline)
         late = [p for p in missing if p not in away]
         first = not g.late
+        heard = ()
+        if late and first:  # who hears the late notice (watched: it is told in this transaction)
+            pipe.watch(keys.players(gid), events.game_hooks(gid))
+            heard = events.game_listeners(pipe, gid, g.tournament, self.t.players(pipe, gid))
         pipe.multi()
         if away and absences.policy(settings)["effect"] == "extend":
             self._move_deadline(pipe, g, int(max(away.values())), "absence")
@@ -94,7 +98,8 @@ class Phases:
         if late and first:
             events.emit(self.t.store, pipe, self.t.table, gid, "deadline_passed", str(seq), {
                 "seq": seq, "phase": g.phase, "deadline": iso(deadline), "missing": late,
-                "grace_until": iso(deadline + grace) if grace else None, "policy": settings["missed_orders"]})
+                "grace_until": iso(deadline + grace) if grace else None, "policy": settings["missed_orders"]},
+                listeners=heard)
         if late and grace:
             self._move_deadline(pipe, g, deadline + grace, "grace", late=late)
             return False
@@ -115,36 +120,45 @@ class Phases:
         power to order without orders that the bot plays (``g.bots``, frozen when the phase closed), or
         that missed the deadline of a game whose ``missed_orders`` is ``bot``.  Those :meth:`prepare_bots`
         computed while the phase was open are taken as they are (nothing writes them once it has
-        closed); the others are computed now, seeded by (game, phase number, power), so a re-run of
-        the job gives the same; a phase closed at its deadline, which may be many games' at once, gets
-        the smaller budget (docs/bots.md)."""
+        closed, and phase numbers are never used twice: a rollback opens a new one); the others are
+        computed now, seeded by (game, phase number, power), so a re-run of the job gives the same; a
+        phase closed at its deadline, which may be many games' at once, gets the smaller budget
+        (docs/bots.md)."""
         at_deadline = g.closed_by.startswith("deadline")
         missed = at_deadline and g.settings["missed_orders"] == "bot"
         powers = [p for p in g.to_order if p not in orders and (p in g.bots or missed)]
         if not powers:
             return {}
-        prepared = self.t.r.hgetall(keys.bot_orders(g.id, g.seq)) if g.bots else {}
+        prepared = self.t.r.hgetall(keys.bot_orders(g.id, g.seq))
         settings = self.t.store.settings
         budget = settings.bot_deadline_budget if at_deadline else settings.bot_budget
-        return {p: decode_orders(prepared[p]) if p in prepared and p in g.bots else self._bot(g, p, budget)
-                for p in powers}
+        return {p: decode_orders(prepared[p]) if p in prepared else self._bot(g, p, budget) for p in powers}
 
     def _bot(self, g: GameRecord, power: str, budget: int) -> list[str]:
         """The bot's orders for ``power`` in the phase of ``g``: the same whenever they are computed."""
         return engine().bot_orders(self.t.full(g, g.position), power, seed=f"{g.id}:{g.seq}:{power}", budget=budget)
 
-    def prepare_bots(self, gid: str, seq: int) -> JobOutcome:
-        """The job queued with phase ``seq`` when the bot plays seats in it: their orders computed now,
-        with the full budget, while the phase is open (its position never changes), so that neither
-        its deadline nor its closing waits for them.  Kept aside (``keys.bot_orders``), and written
-        only while the phase is still open: what its adjudication reads is fixed when it closes."""
-        found = self.t.r.hgetall(keys.game(gid))
+    def prepare_bots(self, gid: str, seq: int, missing: bool = False) -> JobOutcome:
+        """The job queued with phase ``seq`` when the bot plays seats in it, and, with ``missing``, the
+        one its timer queues a little before the deadline of a game whose ``missed_orders`` is ``bot``
+        (for the powers still without orders then): their orders computed now, with the full budget,
+        while the phase is open (its position never changes), so that neither its deadline nor its
+        closing waits for them.  Kept aside (``keys.bot_orders``), not as orders: a power that sends
+        its own later is adjudicated with them.  Written only while the phase is still open: what its
+        adjudication reads is fixed when it closes."""
+        with self.t.r.pipeline(transaction=False) as reads:
+            reads.hgetall(keys.game(gid))
+            reads.hkeys(keys.bot_orders(gid, seq))
+            reads.hkeys(keys.orders(gid, seq))
+            found, done, submitted = reads.execute()
         g = GameRecord.restore(found) if found else None
         open_now = (GameStatus.OPEN, GameStatus.PAUSED)
         if g is None or g.seq != seq or g.status not in open_now:
             return JobOutcome.noop("the phase is no longer open")
-        done = set(self.t.r.hkeys(keys.bot_orders(gid, seq)))
-        computed = {p: self._bot(g, p, self.t.store.settings.bot_budget) for p in g.bots if p not in done}
+        powers = list(g.bots)
+        if missing and g.settings["missed_orders"] == "bot":
+            powers += [p for p in g.to_order if p not in submitted and p not in g.bots]
+        computed = {p: self._bot(g, p, self.t.store.settings.bot_budget) for p in powers if p not in done}
         if not computed:
             return JobOutcome.noop("the bot's orders are ready")
 
@@ -220,6 +234,7 @@ class Phases:
             pipe.rpush(keys.history(gid), record.dumps())
             self.seats.count(pipe, now, tally)
             pipe.delete(keys.orders(gid, seq), keys.ready(gid, seq), keys.bot_orders(gid, seq))
+            self.t.cancel_timers(pipe, now)
             self.votes.lapse(pipe, gid, lapsing, f"{position['phase']} was adjudicated")
             events.emit(self.t.store, pipe, self.t.table, gid, "phase_adjudicated", str(seq),
                         {"seq": seq, "phase": position["phase"], "results": response["results"],
