@@ -68,6 +68,16 @@ redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 return redis.call('HGETALL', KEYS[1])
 """
 
+# Count one attempt at deadline ARGV[2] of step ARGV[1] of the record KEYS[1] if that is still the open
+# step's deadline and it is due by ARGV[3] (what the deadline's job checks again before it acts).
+COUNT_DUE = """
+local now = redis.call('HMGET', KEYS[1], 'seq', 'status', 'deadline')
+if now[1] ~= ARGV[1] or now[2] ~= 'open' or now[3] ~= ARGV[2] or tonumber(ARGV[2]) > tonumber(ARGV[3]) then
+  return 0
+end
+return redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+"""
+
 
 class Digest(str):
     """A token's hash standing in for the token: what a page's session holds (workers/core/sessions.py).
@@ -148,6 +158,7 @@ class Store:
                                    replica_timeout=self.settings.redis_replica_timeout, decode_responses=True)
         self.queue = Queue(keys.QUEUE, connection=connection.client(url))
         self._claim = self.r.register_script(CLAIM)
+        self._count_due = self.r.register_script(COUNT_DUE)
 
     def enqueue(self, pipe, function: str, *args, **options):
         """Queue (in ``pipe``'s transaction) the job ``function`` (a ``workers.runtime.jobs`` name)
@@ -184,6 +195,16 @@ class Store:
         loses counts nothing."""
         found = self._claim(keys=[key], args=[seq, str(status)])
         return kind.restore(dict(zip(found[::2], found[1::2]))) if found else None
+
+    def count_attempts(self, due: list[tuple[str, int, int]]) -> None:
+        """Where the work of a batch of deadlines starts: for each ``(key, seq, deadline)`` whose record is
+        still open at step ``seq`` with that deadline, due now, count an attempt (``attempts``, durably,
+        before any work), all in one round trip."""
+        if due:
+            with self.r.pipeline(transaction=False) as pipe:
+                for key, seq, deadline in due:
+                    self._count_due(keys=[key], args=[seq, deadline, self.now()], client=pipe)
+                pipe.execute()
 
     @staticmethod
     def record(reader, kind, key: str, what: str):

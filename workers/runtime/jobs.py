@@ -38,6 +38,10 @@ class Steps(Protocol):
     def on_deadline(self, tid: str, seq: int, deadline: int, stall: float = 0.0) -> JobOutcome:
         """Step ``seq``'s deadline ``deadline`` has come (a superseded one does nothing)."""
 
+    def count_attempts(self, due: list[tuple[str, int, int]]) -> None:
+        """Before a batch takes its deadlines ``(id, seq, deadline)``: count, on disk, an attempt at each
+        that the table counts (a table that counts none does nothing)."""
+
 
 @dataclass
 class Runtime:
@@ -133,6 +137,14 @@ def on_deadlines(entries: list[str]) -> JobOutcome:
             log.exception("deadline %s failed", entry)
             return None, f"{entry}: {e!r}"
 
+    due: dict[str, list[tuple[str, int, int]]] = {}
+    for entry in entries:
+        if not entry.startswith(TIMER):
+            table, tid, seq, deadline = entry.split(":")
+            if table in rt.steps:
+                due.setdefault(table, []).append((tid, int(seq), int(deadline)))
+    for table, found in due.items():
+        rt.steps[table].count_attempts(found)
     results = list(_pool.map(take, entries))
     failed = [why for _, why in results if why]
     if failed:
