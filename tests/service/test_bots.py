@@ -14,6 +14,7 @@ from tests.service.inprocess import InProcessApi, InProcessStack
 from tests.service.test_accounts import new_account
 from workers.core import keys
 from workers.core.settings import Settings
+from workers.core.store import new_id
 
 DEADLINE_BUDGET, BUDGET = 8, 12
 AHEAD = Settings().bot_ahead  # seconds before the deadline the bot's orders are computed for powers without
@@ -255,7 +256,7 @@ def test_the_stateless_endpoint(api):
     answer = api.post("/v1/bots/diplomacy/orders", json={**body, "power": "france", "seed": 7})
     assert answer.status_code == 200, answer.text
     orders = answer.json()["orders"]
-    assert orders == bot_orders(position, "FRANCE", seed=7) and len(orders) == 3
+    assert orders == bot_orders(position, "FRANCE", seed=7, budget=BUDGET) and len(orders) == 3  # BOT_BUDGET
     assert all(r["valid"] for r in check_orders({**position, "variant": "standard"}, "FRANCE", orders))
     again = api.post("/v1/bots/diplomacy/orders", json={**body, "power": "FRANCE", "seed": 7, "orders": {}})
     assert again.json()["orders"] == orders
@@ -269,3 +270,29 @@ def test_the_stateless_endpoint(api):
                        ({**body, "power": "FRANCE", "seed": [1]}, "body.seed")):
         refused = api.post("/v1/bots/diplomacy/orders", json=bad)
         assert refused.status_code == 422 and where in refused.json()["detail"], refused.text
+
+
+def test_the_stateless_endpoint_has_a_quota_and_a_bounded_queue(redis_url, api, monkeypatch):
+    """Each answer costs a search: it counts against RATE_LIMIT_BOT (429 with Retry-After), and a process
+    computes a few at once, refusing more at once (503 with Retry-After) while its other requests go on."""
+    from service import limits
+    from service.app import create_app
+
+    position = initial_position("standard")
+    body = {**{k: position[k] for k in ("phase", "units", "centers")}, "power": "FRANCE", "seed": 1}
+    client = create_app(redis_url, Settings.from_env({"RATE_LIMITS": "on", "RATE_LIMIT_BOT": "2 per minute"})
+                        ).test_client()
+    client.environ_base["REMOTE_ADDR"] = f"2001:db8::{new_id()[:4]}"
+    answers = [client.post("/v1/bots/diplomacy/orders", json=body) for _ in range(3)]
+    assert [a.status_code for a in answers] == [200, 200, 429]
+    assert answers[-1].get_json()["quota"] == "RATE_LIMIT_BOT" and int(answers[-1].headers["Retry-After"]) > 0
+
+    queue = limits.WorkQueue("bot answers are being computed", running=1, waiting=0)
+    monkeypatch.setattr(limits, "BOTS", queue)
+    with queue.turn():  # another answer is being computed: no place is left
+        busy = api.request("POST", "/v1/bots/diplomacy/orders", json=body)
+        assert busy.status_code == 503 and int(busy.headers["Retry-After"]) > 0, busy.text
+        assert "bot answers" in busy.json()["detail"]
+        assert api.get("/v1/health").status_code == 200
+    assert api.post("/v1/bots/diplomacy/orders", json=body).json()["orders"] == bot_orders(position, "FRANCE", seed=1,
+                                                                                           budget=BUDGET)
