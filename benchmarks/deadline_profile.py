@@ -97,6 +97,8 @@ def main() -> int:
                 AdjudicationWorker([queue], connection=store.queue.connection).work(burst=True, logging_level="WARNING")
             else:
                 entries = [e for job_id in ids for e in Job.fetch(job_id, connection=store.queue.connection).args[0]]
+                jobs.runtime().steps["game"].count_attempts([(e.split(":")[1], int(e.split(":")[2]),  # as the batch
+                                                              int(e.split(":")[3])) for e in entries])
                 for entry in entries:  # each deadline as the job takes it (RQ's handling and the threads aside)
                     table, tid, seq, deadline = entry.split(":")
                     jobs.on_deadline(table, tid, int(seq), int(deadline))

@@ -2,7 +2,7 @@
 service/gunicorn_conf.py, its rate limits on), while /v1/health is polled: not a timed test,
 it prints figures (docs/security.md, "Floods").
 
-    .venv/bin/python benchmarks/render_flood.py [--clients 30] [--seconds 15] [--png]
+    .venv/bin/python benchmarks/render_flood.py [--clients 30] [--seconds 15] [--png | --bot]
 
 ``--clients`` threads send stateless renders (SVG, or PNG with ``--png``) as fast as they are
 answered, from one address, for ``--seconds``; a process of its own polls /v1/health every
@@ -13,7 +13,9 @@ answered (200, 429 over the quota, 503 from a full render queue), the drawn ones
 the health check's p50, p99 and worst latency.  ``RENDER_*`` and ``RATE_LIMIT_*`` variables are
 passed on to the API (``--clients 1`` with ``RATE_LIMIT_RENDER="1000 per minute"``: how long
 one render takes).  The issue's flood (30 clients, 1,200 SVG renders) pushed health to 6-12 s
-before renders had a quota and a bounded queue.
+before renders had a quota and a bounded queue.  ``--bot`` floods the stateless bot instead
+(``POST /v1/bots/diplomacy/orders`` at the standard start, a new seed each; ``BOT_*`` variables
+are passed on too).
 """
 from __future__ import annotations
 
@@ -35,6 +37,7 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from adjudicator.diplomacy import initial_position  # noqa: E402
 from service.launch import free_port, service_commands  # noqa: E402
 from tests.service.svc_stack import TEST_ENV, environment, redis_server  # noqa: E402
 from workers.core.settings import Settings  # noqa: E402
@@ -43,21 +46,25 @@ RENDER = {"variant": "standard", "phase": "S1901M",
           "units": {"FRANCE": ["A PAR", "A MAR", "F BRE"], "GERMANY": ["A MUN", "A BER", "F KIE"]},
           "centers": {"FRANCE": ["PAR", "MAR", "BRE"], "GERMANY": ["MUN", "BER", "KIE"]},
           "orders": {"FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR"], "GERMANY": ["A MUN - BUR"]}}
+BOT = {**{k: v for k, v in initial_position("standard").items() if k in ("phase", "units", "centers")},
+       "power": "FRANCE"}
 
 
-def flood(base: str, clients: int, seconds: float, png: bool) -> tuple[collections.Counter, list[float]]:
-    """How the renders were answered, and how long each drawn one (200) took."""
+def flood(base: str, clients: int, seconds: float, png: bool, bot: bool = False
+          ) -> tuple[collections.Counter, list[float]]:
+    """How the renders (or bot requests) were answered, and how long each 200 took."""
     answers: collections.Counter = collections.Counter()
     drawn: list[float] = []
     stop = time.monotonic() + seconds
-    url = f"{base}/v1/render/diplomacy?format={'png' if png else 'svg'}"
+    url = f"{base}/v1/bots/diplomacy/orders" if bot else f"{base}/v1/render/diplomacy?format={'png' if png else 'svg'}"
 
     def render():
         with requests.Session() as session:
             i = 0
             while time.monotonic() < stop:
                 i += 1
-                body = {**RENDER, "orders": {**RENDER["orders"], "GERMANY": [f"A MUN - {('BUR', 'RUH')[i % 2]}"]}}
+                body = {**BOT, "seed": f"{threading.get_ident()}:{i}"} if bot else {
+                    **RENDER, "orders": {**RENDER["orders"], "GERMANY": [f"A MUN - {('BUR', 'RUH')[i % 2]}"]}}
                 started = time.monotonic()
                 try:
                     status = session.post(url, json=body, timeout=30).status_code
@@ -108,11 +115,12 @@ def cpu_seconds(root: int) -> float:
     return sum(used.get(pid, 0) for pid in tree) / os.sysconf("SC_CLK_TCK")
 
 
-def warm(base: str, api_pid: int) -> None:
-    """Eight renders at once (both workers draw, their drawing processes start), then until the
-    API's processes are quiet (under 5% of a core over a second), at most a minute."""
-    threads = [threading.Thread(target=requests.post, args=(f"{base}/v1/render/diplomacy",),
-                                kwargs={"json": RENDER, "timeout": 60}) for _ in range(8)]
+def warm(base: str, api_pid: int, bot: bool = False) -> None:
+    """Eight renders (``bot``: bot requests) at once (both workers draw, their drawing processes start),
+    then until the API's processes are quiet (under 5% of a core over a second), at most a minute."""
+    path, body = ("/v1/bots/diplomacy/orders", BOT) if bot else ("/v1/render/diplomacy", RENDER)
+    threads = [threading.Thread(target=requests.post, args=(f"{base}{path}",),
+                                kwargs={"json": body, "timeout": 60}) for _ in range(8)]
     for t in threads:
         t.start()
     for t in threads:
@@ -138,7 +146,9 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--clients", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=15)
-    parser.add_argument("--png", action="store_true")
+    kind = parser.add_mutually_exclusive_group()
+    kind.add_argument("--png", action="store_true")
+    kind.add_argument("--bot", action="store_true", help="the stateless bot's answers instead of renders")
     parser.add_argument("--poll", metavar="URL", help=argparse.SUPPRESS)  # the health poller's process
     args = parser.parse_args()
     if args.poll:
@@ -148,7 +158,7 @@ def main() -> int:
         port = free_port()
         env = {**environment(), **TEST_ENV, "REDIS_URL": url, "PROMETHEUS_MULTIPROC_DIR": folder,
                "PYTHONPATH": str(ROOT), "RATE_LIMITS": "on",
-               **{k: v for k, v in os.environ.items() if k.startswith(("RENDER_", "RATE_LIMIT_"))}}
+               **{k: v for k, v in os.environ.items() if k.startswith(("RENDER_", "RATE_LIMIT_", "BOT_"))}}
         proc = subprocess.Popen(service_commands("127.0.0.1", port, Settings.from_env(env))["api"], env=env, cwd=ROOT,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         base = f"http://127.0.0.1:{port}"
@@ -159,18 +169,19 @@ def main() -> int:
                         break
                 except requests.RequestException:
                     time.sleep(0.2)
-            warm(base, proc.pid)
+            warm(base, proc.pid, args.bot)
             # a session of its own: the kernel's scheduler shares the CPU between sessions, not with the flood's
             poller = subprocess.Popen([sys.executable, __file__, "--poll", base, "--seconds", str(args.seconds)],
                                       stdout=subprocess.PIPE, text=True, start_new_session=True)
-            answers, drawn = flood(base, args.clients, args.seconds, args.png)
+            answers, drawn = flood(base, args.clients, args.seconds, args.png, args.bot)
             health = json.loads(poller.communicate()[0])
         finally:
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(15)
-    print(f"renders ({'png' if args.png else 'svg'}, {args.clients} clients, {args.seconds:g} s): "
+    what = "bot answers (" if args.bot else f"renders ({'png' if args.png else 'svg'}, "
+    print(f"{what}{args.clients} clients, {args.seconds:g} s): "
           + ", ".join(f"{code}: {n}" for code, n in sorted(answers.items(), key=str))
-          + (f"; drawn ones {quantiles(drawn)}" if drawn else ""))
+          + (f"; the 200s {quantiles(drawn)}" if drawn else ""))
     print(f"/v1/health: {len(health)} polls, {quantiles(health)}")
     return 0
 

@@ -25,7 +25,7 @@ from workers.delivery.webhooks import Webhooks
 from . import contract, schemas
 from .contract import arguments, body, doc, other_responses, response
 from .docs import docs_page
-from . import limits, logs, metrics
+from . import drawing, limits, logs, metrics
 from .http import MAX_BODY, load, problem, register, reply
 from .slow_clients import BodyDeadline
 from .accounts_api import bp as accounts_bp
@@ -91,7 +91,7 @@ def _stateless(request_schema, answer, response_schema):
         raise ValidationError({"variant": [f"unknown variant; one of {list(engine().VARIANTS)}"]})
     try:
         result = answer(body)
-    except engine().RequestError as e:
+    except (engine().RequestError, drawing.Invalid) as e:  # the engine's refusal, here or in a child process
         field = getattr(e, "field", None)
         return problem(422, "Invalid position", f"{f'body.{field}' if field else 'body'}: {e}")
     return reply(response_schema, result)
@@ -146,15 +146,21 @@ def adjudicate():
      "Takes a position in the interchange format (its orders, if any, are ignored), a power and an optional seed "
      "(the same seed gives the same orders), and answers the orders the service's bot gives that power in that "
      "phase: moves, retreats, builds or disbands, every one valid (docs/bots.md). An empty list when the power "
-     "has nothing to order.")
+     "has nothing to order. Each answer counts against a quota (RATE_LIMIT_BOT); a process computes a few at "
+     "once and refuses more with a 503 and Retry-After.")
 @body(schemas.BotOrdersRequestSchema)
 @response(schemas.BotOrdersSchema, 200, "The power's orders.")
-@other_responses("Malformed", "TooLarge", "Invalid")
+@other_responses("Malformed", "TooLarge", "Invalid", "TooManyRequests", "Unavailable")
 def bot_orders():
-    """The bot's orders for a power (docs/bots.md)."""
-    return _stateless(schemas.BotOrdersRequestSchema(),
-                      lambda body: {"orders": engine().bot_orders(body, body["power"], seed=body.get("seed"))},
-                      schemas.BotOrdersSchema())
+    """The bot's orders for a power (docs/bots.md), with the service's budget, computed by a child
+    process (service/drawing.py) in their turn of the process's bot queue (service/limits.py)."""
+    budget = games().store.settings.bot_budget
+
+    def answer(body):
+        with limits.BOTS.turn():
+            return {"orders": drawing.bot_orders(body, body["power"], body.get("seed"), budget)}
+
+    return _stateless(schemas.BotOrdersRequestSchema(), answer, schemas.BotOrdersSchema())
 
 
 # ---------------------------------------------------------------- contract
@@ -207,5 +213,6 @@ def create_app(redis_url: str | None = None, config: Settings | None = None, sto
     register(app, contract.document(app))
     page_auth.init_app(app)  # after register: the API's error handlers stay the API's
     limits.init_app(app, url, config)
+    app.register_error_handler(limits.Busy, limits.busy)
     app.wsgi_app = BodyDeadline(app.wsgi_app, config.request_body_timeout, MAX_BODY)
     return app

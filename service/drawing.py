@@ -14,6 +14,10 @@ with its length).  A request's greenlet waits on that pipe without holding anyth
 ends when its pipe closes (its API process ended), or is killed after :data:`TIMEOUT` seconds on
 one drawing (the request gets a 503) and replaced at the next.
 
+The stateless bot's answers (``POST /v1/bots/diplomacy/orders``: a search of up to a few
+tenths of a second, holding the GIL as a drawing does) are computed the same way, by children of
+their own (:data:`BOT_PROCESSES`, ``BOT_THINKING``, 1 unless set): :func:`bot_orders`.
+
 The worker's results mail draws in its own process: nothing else waits there.
 """
 from __future__ import annotations
@@ -28,6 +32,7 @@ import threading
 from werkzeug.exceptions import ServiceUnavailable
 
 PROCESSES = int(os.environ.get("RENDER_DRAWING", "2"))  # children per API process: maps drawn at once
+BOT_PROCESSES = int(os.environ.get("BOT_THINKING", "1"))  # children per API process: the bot's answers at once
 TIMEOUT = 30  # seconds one drawing may take
 _LENGTH = struct.Struct("!Q")
 
@@ -54,6 +59,11 @@ def svg(position: dict, results: list[dict], title: str | None) -> str:
 def png(svg_text: str, width: int) -> bytes:
     """``maps.render_png``: the SVG document as a PNG ``width`` pixels wide."""
     return POOL.call("png", svg_text, width)
+
+
+def bot_orders(position: dict, power: str, seed, budget: int) -> list[str]:
+    """``adjudicator.diplomacy.bot_orders``: the bot's orders for ``power`` (:class:`Invalid`)."""
+    return BOTS.call("bot", position, power, seed, budget)
 
 
 # ---------------------------------------------------------------- the API process's side
@@ -140,6 +150,7 @@ class Pool:
 
 
 POOL = Pool(PROCESSES)
+BOTS = Pool(BOT_PROCESSES)
 
 
 # ---------------------------------------------------------------- the child's side
@@ -148,10 +159,11 @@ def serve() -> None:
     until the input ends."""
     import traceback
 
-    from adjudicator.diplomacy import RequestError
+    from adjudicator.diplomacy import RequestError, bot_orders
     from maps import render_png, render_request, render_svg
 
-    calls = {"request": render_request, "svg": lambda p, r, t: render_svg(p, r, title=t), "png": render_png}
+    calls = {"request": render_request, "svg": lambda p, r, t: render_svg(p, r, title=t), "png": render_png,
+             "bot": bot_orders}
     channel, received = os.fdopen(os.dup(1), "wb"), sys.stdin.buffer
     os.dup2(2, 1)  # anything printed goes to the log, not into the answers
     while True:

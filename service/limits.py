@@ -190,24 +190,26 @@ class MailLimits:
 
 
 class Busy(Exception):
-    """Every place in this process's render queue is taken: a 503 with ``Retry-After``."""
+    """Every place in a :class:`WorkQueue` of this process is taken: a 503 with ``Retry-After``."""
 
 
-class RenderQueue:
-    """The maps this process draws: ``drawing`` at once, ``waiting`` more in line, and every other
-    one refused at once (:class:`Busy`), so that a flood of renders waits in no line that the
-    health check and the game's own requests share."""
+class WorkQueue:
+    """Costly work of one kind this process has its children do (maps drawn, the bot's answers:
+    service/drawing.py): ``running`` at once, ``waiting`` more in line, and every other one refused at
+    once (:class:`Busy`), so that a flood of it waits in no line that the health check and the
+    games' own requests share."""
 
-    def __init__(self, drawing: int, waiting: int):
-        self.slots = threading.BoundedSemaphore(drawing)  # made after gevent's patching: waits cooperatively
+    def __init__(self, what: str, running: int, waiting: int):
+        self.what = what  # as the refusal names it: "maps are being drawn"
+        self.slots = threading.BoundedSemaphore(running)  # made after gevent's patching: waits cooperatively
         self.lock = threading.Lock()
-        self.admitted, self.bound = 0, drawing + waiting
+        self.admitted, self.bound = 0, running + waiting
 
     @contextmanager
     def turn(self):
         with self.lock:
             if self.admitted >= self.bound:
-                raise Busy(f"{self.admitted} maps are being drawn or waiting here; try again in a moment")
+                raise Busy(f"{self.admitted} {self.what} or waiting here; try again in a moment")
             self.admitted += 1
         try:
             with self.slots:
@@ -217,4 +219,12 @@ class RenderQueue:
                 self.admitted -= 1
 
 
-RENDERS = RenderQueue(drawing.PROCESSES, int(os.environ.get("RENDER_WAITING", 6)))
+def busy(e: Busy):
+    """The 503 of a full work queue, with ``Retry-After``."""
+    resp = problem(503, "Service Unavailable", f"busy: {e}")
+    resp.headers["Retry-After"] = str(RETRY_AFTER)
+    return resp
+
+
+RENDERS = WorkQueue("maps are being drawn", drawing.PROCESSES, int(os.environ.get("RENDER_WAITING", 6)))
+BOTS = WorkQueue("bot answers are being computed", drawing.BOT_PROCESSES, int(os.environ.get("BOT_WAITING", 4)))

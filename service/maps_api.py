@@ -10,7 +10,7 @@ from workers.tables.games import engine
 
 from . import boards, drawing, limits, schemas
 from .contract import arguments, body, doc, other_responses, response
-from .http import RETRY_AFTER, load, problem
+from .http import load, problem
 from .schemas import Schema
 
 bp = Blueprint("maps", __name__)
@@ -26,15 +26,10 @@ def svg_response(svg: str) -> Response:
 
 
 def drawn(draw) -> Response:
-    """``draw()``'s response, drawn in its turn of the render queue (service/limits.py) by a child
-    process (service/drawing.py), or a 503 with Retry-After when the queue is full."""
-    try:
-        with limits.RENDERS.turn():
-            return draw()
-    except limits.Busy as e:
-        resp = problem(503, "Service Unavailable", f"the map renderer is busy: {e}")
-        resp.headers["Retry-After"] = str(RETRY_AFTER)
-        return resp
+    """``draw()``'s response, drawn in its turn of the render queue (service/limits.py: a 503 with
+    Retry-After when the queue is full) by a child process (service/drawing.py)."""
+    with limits.RENDERS.turn():
+        return draw()
 
 
 class MapQuerySchema(schemas.PhaseQuerySchema):

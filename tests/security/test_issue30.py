@@ -528,7 +528,7 @@ def test_defect_09_uncached_pngs_have_a_quota_and_cached_ones_cost_nothing(redis
 def test_defect_09_a_full_render_queue_answers_503_with_retry_after_and_health_answers(api, monkeypatch):
     from service import limits
 
-    queue = limits.RenderQueue(drawing=1, waiting=1)
+    queue = limits.WorkQueue("maps are being drawn", running=1, waiting=1)
     monkeypatch.setattr(limits, "RENDERS", queue)
     with queue.turn(), ExitStack() as waiting:
         waiting.enter_context(_turn_in_thread(queue))  # one drawing (ours), one waiting for its turn

@@ -54,7 +54,7 @@ def test_racing_adjudications_commit_once(api, inproc, redis_url):
         assert [h["phase"] for h in game.history()] == ["S1901M"]
         assert game.state()["phase"] == "F1901M"
         # a late re-run of the deadline job for the old phase is a no-op too
-        assert store.phases.close_at_deadline(game.id, 1, 0) is False
+        assert not store.phases.on_deadline(game.id, 1, 0).done
         assert not store.phases.advance(game.id, 1).done
         assert len(game.history()) == 1
 

@@ -12,8 +12,12 @@ from adjudicator.diplomacy import bot_orders, check_orders, initial_position
 from tests.service.gamekit import LONG, POWERS, created_game, new_game, propose
 from tests.service.inprocess import InProcessApi, InProcessStack
 from tests.service.test_accounts import new_account
+from workers.core import keys
+from workers.core.settings import Settings
+from workers.core.store import new_id
 
 DEADLINE_BUDGET, BUDGET = 8, 12
+AHEAD = Settings().bot_ahead  # seconds before the deadline the bot's orders are computed for powers without
 
 
 @pytest.fixture(scope="module")
@@ -26,6 +30,11 @@ def inproc(redis_url):
 @pytest.fixture(scope="module")
 def api(inproc):
     return InProcessApi(inproc)
+
+
+def prepared(inproc, gid: str, seq: int) -> set[str]:
+    """The powers whose orders the bot has computed ahead in phase ``seq`` (kept aside, not as orders)."""
+    return set(inproc.store.r.hkeys(keys.bot_orders(gid, seq)))
 
 
 def game_position(phase_entry: dict) -> dict:
@@ -52,7 +61,15 @@ def test_a_missed_deadline_is_ordered_by_the_bot_and_still_counts_as_missed(api,
         if power != "FRANCE":
             assert api.put(f"/v1/games/{gid}/orders/{power}", json={"orders": []},
                            token=tokens[power]).status_code == 200
-    inproc.advance(LONG["first_movement"] + 1)  # the deadline: FRANCE is late, its grace period starts
+    # BOT_AHEAD (600 s) before the deadline, the bot's orders for FRANCE, still without orders, are
+    # computed by a job behind the deadlines, with the full budget, and kept aside
+    inproc.advance(LONG["first_movement"] - AHEAD - 1)
+    assert prepared(inproc, gid, 1) == set()
+    inproc.advance(2)
+    assert prepared(inproc, gid, 1) == {"FRANCE"}
+    state = api.get(f"/v1/games/{gid}").json()
+    assert state["submitted"] == [p for p in POWERS if p != "FRANCE"]  # as the bot's, not as FRANCE's orders
+    inproc.advance(AHEAD)  # the deadline: FRANCE is late, its grace period starts
     state = api.get(f"/v1/games/{gid}").json()
     assert state["phase"] == "S1901M" and state["late"] == ["FRANCE"] and state["missed_orders"] == "bot"
     inproc.advance(601)  # the grace period is over: the bot orders FRANCE for this phase
@@ -62,9 +79,10 @@ def test_a_missed_deadline_is_ordered_by_the_bot_and_still_counts_as_missed(api,
         "power": "FRANCE", "player": "France", "open": False, "bot": False, "since": state["seats"][2]["since"]}
     [entry] = api.get(f"/v1/games/{gid}/history").json()["phases"]
     assert entry["bots"] == ["FRANCE"] and entry["closed_by"].startswith("deadline")
-    # what a re-run of the job would give: seeded by (game, phase number, power), with the deadline's budget
-    expected = bot_orders(game_position(entry), "FRANCE", seed=f"{gid}:1:FRANCE", budget=DEADLINE_BUDGET)
+    # the orders computed ahead: seeded by (game, phase number, power), with the full budget, not the deadline's
+    expected = bot_orders(game_position(entry), "FRANCE", seed=f"{gid}:1:FRANCE", budget=BUDGET)
     assert entry["orders"]["FRANCE"] == expected and len(expected) == 3 and all_valid(entry)
+    assert prepared(inproc, gid, 1) == set()  # gone with the phase
     assert all(entry["orders"][p] == [] for p in POWERS if p != "FRANCE")  # the others' own: none
     record = api.get(f"/v1/accounts/{account['id']}").json()["record"]
     assert (record["phases_due"], record["phases_on_time"]) == (1, 0)  # the miss counts
@@ -75,6 +93,41 @@ def test_a_missed_deadline_is_ordered_by_the_bot_and_still_counts_as_missed(api,
     for power in POWERS:
         assert api.put(f"/v1/games/{gid}/ready", json={"ready": True}, token=tokens[power]).status_code == 200
     assert api.get(f"/v1/games/{gid}/history").json()["phases"][1]["bots"] is None
+
+
+def test_a_late_submission_beats_the_orders_computed_ahead_and_a_rollback_never_reuses_them(api, inproc):
+    """The bot's orders computed ahead are a candidate: a power that sends its own after them is
+    adjudicated with its own.  They belong to the phase number they were computed in, which a rollback
+    never opens again: the phase it reopens, at the same position, gets the bot's orders of its own."""
+    game = new_game(api, missed_orders="bot")
+    for power in POWERS[3:]:
+        assert game.submit(power, []).status_code == 200
+    inproc.advance(LONG["first_movement"] - AHEAD + 1)
+    assert prepared(inproc, game.id, 1) == {"AUSTRIA", "ENGLAND", "FRANCE"}
+    assert game.submit("FRANCE", ["A PAR - PIC"]).status_code == 200  # after the bot's orders: FRANCE's own win
+    assert game.submit("ENGLAND", []).status_code == 200
+    inproc.advance(AHEAD)
+    first = game.history()[0]
+    assert first["bots"] == ["AUSTRIA"] and first["orders"]["FRANCE"] == ["A PAR - PIC"]
+    assert first["orders"]["ENGLAND"] == [] and "ENGLAND" not in first["bots"]
+    assert first["orders"]["AUSTRIA"] == bot_orders(game_position(first), "AUSTRIA", seed=f"{game.id}:1:AUSTRIA",
+                                                    budget=BUDGET)
+
+    inproc.advance(LONG["movement"] - AHEAD + 1)
+    assert prepared(inproc, game.id, 2) == set(POWERS)  # F1901M: nobody has orders yet
+
+    # the director rolls back to S1901M: phase 3, at S1901M's position, with nothing computed ahead
+    rolled = api.post(f"{game.path}/rollback", json={"seq": 1, "reason": "replay"}, token=game.director)
+    assert rolled.status_code == 200, rolled.text
+    assert game.state()["seq"] == 3 and game.state()["phase"] == "S1901M"
+    assert inproc.store.r.keys(keys.bot_orders(game.id, "*")) == []
+    for power in POWERS[1:]:
+        assert game.submit(power, []).status_code == 200
+    inproc.advance(LONG["movement"] + 1)  # the deadline's job runs before the job that would compute ahead
+    again = game.history()[-1]
+    assert again["seq"] == 3 and again["bots"] == ["AUSTRIA"] and again["closed_by"].startswith("deadline")
+    assert again["orders"]["AUSTRIA"] == bot_orders(game_position(again), "AUSTRIA", seed=f"{game.id}:3:AUSTRIA",
+                                                    budget=DEADLINE_BUDGET)
 
 
 def test_a_seat_handed_to_the_bot_plays_until_it_is_taken_over(api, inproc):
@@ -180,15 +233,14 @@ def test_fill_starts_with_the_humans_it_has(api, inproc):
     assert entry["bots"] == [p for p in POWERS if p != "FRANCE"] and "FRANCE" not in entry["orders"]
     assert all_valid(entry)
 
-    # the bot's orders were computed while the phase was open, with the full budget: its deadline
+    # the bot's orders were computed as the phase opened, with the full budget: its deadline
     # takes them as they are (a deadline computing them would use its own smaller budget)
+    assert prepared(inproc, game.id, 2) == set(POWERS) - {"FRANCE"}
     inproc.advance(LONG["movement"] + 1)
     entry = game.history()[1]
     assert entry["closed_by"].startswith("deadline") and entry["bots"] == [p for p in POWERS if p != "FRANCE"]
     position = game_position(entry)
     assert entry["orders"] == {p: bot_orders(position, p, seed=f"{game.id}:2:{p}", budget=BUDGET)
-                               for p in POWERS if p != "FRANCE"}
-    assert entry["orders"] != {p: bot_orders(position, p, seed=f"{game.id}:2:{p}", budget=DEADLINE_BUDGET)
                                for p in POWERS if p != "FRANCE"}
 
 
@@ -204,7 +256,7 @@ def test_the_stateless_endpoint(api):
     answer = api.post("/v1/bots/diplomacy/orders", json={**body, "power": "france", "seed": 7})
     assert answer.status_code == 200, answer.text
     orders = answer.json()["orders"]
-    assert orders == bot_orders(position, "FRANCE", seed=7) and len(orders) == 3
+    assert orders == bot_orders(position, "FRANCE", seed=7, budget=BUDGET) and len(orders) == 3  # BOT_BUDGET
     assert all(r["valid"] for r in check_orders({**position, "variant": "standard"}, "FRANCE", orders))
     again = api.post("/v1/bots/diplomacy/orders", json={**body, "power": "FRANCE", "seed": 7, "orders": {}})
     assert again.json()["orders"] == orders
@@ -218,3 +270,29 @@ def test_the_stateless_endpoint(api):
                        ({**body, "power": "FRANCE", "seed": [1]}, "body.seed")):
         refused = api.post("/v1/bots/diplomacy/orders", json=bad)
         assert refused.status_code == 422 and where in refused.json()["detail"], refused.text
+
+
+def test_the_stateless_endpoint_has_a_quota_and_a_bounded_queue(redis_url, api, monkeypatch):
+    """Each answer costs a search: it counts against RATE_LIMIT_BOT (429 with Retry-After), and a process
+    computes a few at once, refusing more at once (503 with Retry-After) while its other requests go on."""
+    from service import limits
+    from service.app import create_app
+
+    position = initial_position("standard")
+    body = {**{k: position[k] for k in ("phase", "units", "centers")}, "power": "FRANCE", "seed": 1}
+    client = create_app(redis_url, Settings.from_env({"RATE_LIMITS": "on", "RATE_LIMIT_BOT": "2 per minute"})
+                        ).test_client()
+    client.environ_base["REMOTE_ADDR"] = f"2001:db8::{new_id()[:4]}"
+    answers = [client.post("/v1/bots/diplomacy/orders", json=body) for _ in range(3)]
+    assert [a.status_code for a in answers] == [200, 200, 429]
+    assert answers[-1].get_json()["quota"] == "RATE_LIMIT_BOT" and int(answers[-1].headers["Retry-After"]) > 0
+
+    queue = limits.WorkQueue("bot answers are being computed", running=1, waiting=0)
+    monkeypatch.setattr(limits, "BOTS", queue)
+    with queue.turn():  # another answer is being computed: no place is left
+        busy = api.request("POST", "/v1/bots/diplomacy/orders", json=body)
+        assert busy.status_code == 503 and int(busy.headers["Retry-After"]) > 0, busy.text
+        assert "bot answers" in busy.json()["detail"]
+        assert api.get("/v1/health").status_code == 200
+    assert api.post("/v1/bots/diplomacy/orders", json=body).json()["orders"] == bot_orders(position, "FRANCE", seed=1,
+                                                                                           budget=BUDGET)

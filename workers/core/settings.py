@@ -32,6 +32,8 @@ RATE_LIMITS = {
     "tournaments.create_boards": ("RATE_LIMIT_BOARDS", "10 per minute; 100 per day"),
     "webhooks.games_add": ("RATE_LIMIT_WEBHOOK", "20 per minute"),
     "webhooks.tournaments_add": ("RATE_LIMIT_WEBHOOK", "20 per minute"),
+    # what costs the service a search: the stateless bot's answers (docs/bots.md)
+    "api.bot_orders": ("RATE_LIMIT_BOT", "30 per minute; 500 per day"),
 }
 # A request with a token the service knows (an account's, a player's, a director's, a participant's) counts
 # against that credential, with these limits where an app serving many players needs more than one person
@@ -43,6 +45,7 @@ CREDENTIAL_LIMITS = {
     "resolutions.create": ("RATE_LIMIT_CREATE_RESOLUTION_CREDENTIAL", "120 per minute; 5000 per day"),
     "resolutions.answer": ("RATE_LIMIT_ANSWER_CREDENTIAL", "600 per minute"),
     "export.import_game": ("RATE_LIMIT_IMPORT_CREDENTIAL", "60 per minute; 1000 per day"),
+    "api.bot_orders": ("RATE_LIMIT_BOT_CREDENTIAL", "120 per minute; 5000 per day"),
 }
 _OFF = ("off", "0", "false", "no")
 
@@ -87,6 +90,9 @@ class Settings:
     # (the deadline's own job, where many games may share the second), and in any other
     bot_deadline_budget: int = env("BOT_DEADLINE_BUDGET", 50)
     bot_budget: int = env("BOT_BUDGET", 400)
+    # seconds before the deadline (at most half the phase) when the bot's orders are computed for the powers
+    # without orders yet, in a game whose missed orders the bot gives (docs/bots.md)
+    bot_ahead: int = env("BOT_AHEAD", 600)
     # worker and scheduler processes
     job_heartbeat_ttl: int = env("JOB_HEARTBEAT_TTL", 10)
     maintenance_interval: int = env("WORKER_MAINTENANCE_INTERVAL", 5)

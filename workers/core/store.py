@@ -23,6 +23,12 @@ index).  What they share lives here, once:
   lock, so nothing waits for a dead scheduler, and a deadline that passed
   while the service was down is due at once.  A superseded entry that is
   dispatched anyway finds its deadline gone;
+* **timers**: the same schedule holds the work due at a time that is no step's
+  deadline, ``timer:name:id:n...`` (:meth:`Store.schedule_timer`: a reminder,
+  the bot's orders ahead of a deadline), dispatched the same way in batches of
+  their own queued behind the deadlines and steps.  One member in a sorted
+  set, where an RQ job on RQ's schedule would be a job record and its
+  registries in every phase's transaction;
 * **the time**: every table reads the time from :attr:`Store.now`, which a test
   may replace with a clock of its own.
 
@@ -52,6 +58,7 @@ JOB_RETRIES = 3
 CONNECTIONS = 256  # Redis connections of a process's store at most
 CONNECTION_WAIT = 20  # seconds a command waits for one of them before it fails (a 503)
 DEADLINES = keys.deadlines()
+TIMER = "timer:"  # how a schedule entry that is a timer, not a deadline, begins
 
 # Count one attempt at step ARGV[1] of the record KEYS[1] if it is in status ARGV[2]; the record, or nil.
 CLAIM = """
@@ -59,6 +66,16 @@ local now = redis.call('HMGET', KEYS[1], 'seq', 'status')
 if now[1] ~= ARGV[1] or now[2] ~= ARGV[2] then return false end
 redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 return redis.call('HGETALL', KEYS[1])
+"""
+
+# Count one attempt at deadline ARGV[2] of step ARGV[1] of the record KEYS[1] if that is still the open
+# step's deadline and it is due by ARGV[3] (what the deadline's job checks again before it acts).
+COUNT_DUE = """
+local now = redis.call('HMGET', KEYS[1], 'seq', 'status', 'deadline')
+if now[1] ~= ARGV[1] or now[2] ~= 'open' or now[3] ~= ARGV[2] or tonumber(ARGV[2]) > tonumber(ARGV[3]) then
+  return 0
+end
+return redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 """
 
 
@@ -141,6 +158,7 @@ class Store:
                                    replica_timeout=self.settings.redis_replica_timeout, decode_responses=True)
         self.queue = Queue(keys.QUEUE, connection=connection.client(url))
         self._claim = self.r.register_script(CLAIM)
+        self._count_due = self.r.register_script(COUNT_DUE)
 
     def enqueue(self, pipe, function: str, *args, **options):
         """Queue (in ``pipe``'s transaction) the job ``function`` (a ``workers.runtime.jobs`` name)
@@ -178,6 +196,16 @@ class Store:
         found = self._claim(keys=[key], args=[seq, str(status)])
         return kind.restore(dict(zip(found[::2], found[1::2]))) if found else None
 
+    def count_attempts(self, due: list[tuple[str, int, int]]) -> None:
+        """Where the work of a batch of deadlines starts: for each ``(key, seq, deadline)`` whose record is
+        still open at step ``seq`` with that deadline, due now, count an attempt (``attempts``, durably,
+        before any work), all in one round trip."""
+        if due:
+            with self.r.pipeline(transaction=False) as pipe:
+                for key, seq, deadline in due:
+                    self._count_due(keys=[key], args=[seq, deadline, self.now()], client=pipe)
+                pipe.execute()
+
     @staticmethod
     def record(reader, kind, key: str, what: str):
         """The record (of class ``kind``) at ``key``, read with ``reader`` (a pipe, or the client)."""
@@ -202,6 +230,21 @@ class Store:
         return entry
 
     @staticmethod
+    def timer(name: str, tid: str, *numbers: int) -> str:
+        """The schedule entry of timer ``name`` (a ``workers.runtime.jobs.TIMERS`` name) for ``(tid, *numbers)``:
+        the step it runs is ``TIMERS[name](tid, *numbers)``."""
+        return TIMER + ":".join((name, tid, *map(str, numbers)))
+
+    def schedule_timer(self, pipe, when: float, name: str, tid: str, *numbers: int) -> None:
+        """Queue (in ``pipe``'s transaction) timer ``name`` of ``(tid, *numbers)`` to run at ``when``
+        (epoch seconds); scheduled again, the same timer moves."""
+        pipe.zadd(DEADLINES, {self.timer(name, tid, *numbers): when})
+
+    def cancel_timer(self, pipe, name: str, tid: str, *numbers: int) -> None:
+        """Queue (in ``pipe``'s transaction): timer ``name`` of ``(tid, *numbers)`` is off the schedule."""
+        pipe.zrem(DEADLINES, self.timer(name, tid, *numbers))
+
+    @staticmethod
     def cancel_deadline(pipe, entry: str) -> None:
         """Take a step's deadline (its ``deadline_job`` entry) off the schedule.  If it was already
         dispatched, its job finds the deadline superseded and does nothing."""
@@ -209,9 +252,10 @@ class Store:
             pipe.zrem(DEADLINES, entry)
 
     def dispatch_deadlines(self, now: float, limit: int = 1000) -> int:
-        """Move up to ``limit`` deadlines due by ``now`` to the queue, ``deadline_batch`` to a job
-        (``workers.runtime.jobs.on_deadlines``), in the transaction that takes them off the schedule:
-        each due entry becomes exactly one job however many schedulers run.  Returns how many."""
+        """Move up to ``limit`` deadlines and timers due by ``now`` to the queue, ``deadline_batch`` to a
+        job (``workers.runtime.jobs.on_deadlines``), in the transaction that takes them off the schedule:
+        each due entry becomes exactly one job however many schedulers run.  Deadlines go to the front
+        of the queue, timers to its back (behind the steps, which players wait for).  Returns how many."""
         def body(pipe):
             due = pipe.zrangebyscore(DEADLINES, "-inf", now, start=0, num=limit)
             if not due:
@@ -219,9 +263,12 @@ class Store:
             pipe.multi()
             pipe.zrem(DEADLINES, *due)
             batch = self.settings.deadline_batch
-            for i in range(0, len(due), batch):
-                self.enqueue(pipe, "workers.runtime.jobs.on_deadlines", due[i:i + batch], at_front=True,
-                             retry=Retry(max=JOB_RETRIES))
+            steps = [e for e in due if not e.startswith(TIMER)]
+            timers = [e for e in due if e.startswith(TIMER)]
+            for entries, front in ((steps, True), (timers, False)):
+                for i in range(0, len(entries), batch):
+                    self.enqueue(pipe, "workers.runtime.jobs.on_deadlines", entries[i:i + batch], at_front=front,
+                                 retry=Retry(max=JOB_RETRIES))
             return len(due)
 
         return self.transact([DEADLINES], body)

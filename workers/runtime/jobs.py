@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..core import settings
-from ..core.store import Store
+from ..core.store import TIMER, Store
 from ..delivery import mail, reminders, webhooks
 from ..tables.games import Games
 from ..tables.resolutions import Resolutions
@@ -37,6 +37,10 @@ class Steps(Protocol):
 
     def on_deadline(self, tid: str, seq: int, deadline: int, stall: float = 0.0) -> JobOutcome:
         """Step ``seq``'s deadline ``deadline`` has come (a superseded one does nothing)."""
+
+    def count_attempts(self, due: list[tuple[str, int, int]]) -> None:
+        """Before a batch takes its deadlines ``(id, seq, deadline)``: count, on disk, an attempt at each
+        that the table counts (a table that counts none does nothing)."""
 
 
 @dataclass
@@ -87,9 +91,20 @@ def on_deadline(table: str, tid: str, seq: int, deadline: int) -> JobOutcome:
 
 
 @observe.job
-def prepare_bots(gid: str, seq: int) -> JobOutcome:
-    """The bot's orders for the seats it plays in the open phase ``seq`` of game ``gid``, ahead of its closing."""
-    return runtime().games.phases.prepare_bots(gid, seq)
+def prepare_bots(gid: str, seq: int, missing: bool = False) -> JobOutcome:
+    """The bot's orders for the seats it plays in the open phase ``seq`` of game ``gid`` (``missing``:
+    and for the powers still without orders, which it gives if they miss the deadline), ahead of its
+    closing."""
+    return runtime().games.phases.prepare_bots(gid, seq, missing)
+
+
+@observe.job
+def bots_ahead(gid: str, seq: int) -> JobOutcome:
+    """The timer a little before the deadline of phase ``seq`` of a game whose missed orders the bot
+    gives: queues :func:`prepare_bots` for the powers without orders, behind the deadlines and steps."""
+    rt = runtime()
+    rt.store.enqueue(None, "workers.runtime.jobs.prepare_bots", gid, seq, True, job_id=f"bots-ahead-{gid}-{seq}")
+    return JobOutcome.did("the bot's orders queued")
 
 
 class DeadlinesFailed(Exception):
@@ -99,11 +114,12 @@ class DeadlinesFailed(Exception):
 @observe.job
 def on_deadlines(entries: list[str]) -> JobOutcome:
     """The job for a batch of due deadlines (``table:id:seq:deadline`` entries, see
-    ``Store.dispatch_deadlines``): each is taken as :func:`on_deadline`, in its own
+    ``Store.dispatch_deadlines``) or timers (``timer:name:id:n...``): each deadline is taken as
+    :func:`on_deadline`, each timer by its function in :data:`TIMERS`, in its own
     transactions, ``deadline_threads`` at a time (while one waits for Redis, and for
     its writes to reach the disk, another computes; Redis writes theirs to disk
-    together).  One failing deadline does not hold up the others; the job then
-    fails, and RQ's retry runs the batch again, where the deadlines already taken
+    together).  One failing entry does not hold up the others; the job then
+    fails, and RQ's retry runs the batch again, where the entries already taken
     are no-ops."""
     global _pool
     rt = runtime()
@@ -111,13 +127,24 @@ def on_deadlines(entries: list[str]) -> JobOutcome:
         _pool = ThreadPoolExecutor(rt.store.settings.deadline_threads, thread_name_prefix="deadline")
 
     def take(entry: str) -> tuple[JobOutcome | None, str | None]:
-        table, tid, seq, deadline = entry.split(":")
         try:
+            if entry.startswith(TIMER):
+                name, tid, *numbers = entry.removeprefix(TIMER).split(":")
+                return TIMERS[name](tid, *map(int, numbers)), None
+            table, tid, seq, deadline = entry.split(":")
             return on_deadline(table, tid, int(seq), int(deadline)), None
         except Exception as e:  # noqa: BLE001 - reported below, and the batch is retried
             log.exception("deadline %s failed", entry)
             return None, f"{entry}: {e!r}"
 
+    due: dict[str, list[tuple[str, int, int]]] = {}
+    for entry in entries:
+        if not entry.startswith(TIMER):
+            table, tid, seq, deadline = entry.split(":")
+            if table in rt.steps:
+                due.setdefault(table, []).append((tid, int(seq), int(deadline)))
+    for table, found in due.items():
+        rt.steps[table].count_attempts(found)
     results = list(_pool.map(take, entries))
     failed = [why for _, why in results if why]
     if failed:
@@ -125,7 +152,7 @@ def on_deadlines(entries: list[str]) -> JobOutcome:
     taken = sum(outcome.done for outcome, _ in results)
     if taken:
         return JobOutcome.did(f"{taken} of {len(entries)} deadlines taken")
-    return JobOutcome.noop(f"{len(entries)} deadlines superseded")
+    return JobOutcome.noop(f"{len(entries)} deadlines superseded or with nothing to do")
 
 
 LISTENERS = {"webhooks": webhooks.on_event, "mail": mail.on_event}
@@ -145,8 +172,13 @@ def send_mail(mid: str) -> JobOutcome:
 
 @observe.job
 def remind(gid: str, seq: int, offset: int) -> JobOutcome:
-    """The reminder of phase ``seq`` of game ``gid``, ``offset`` seconds before its deadline."""
+    """The reminder of phase ``seq`` of game ``gid``, ``offset`` seconds before its deadline (a timer;
+    a job of its own when RQ's schedule held it, before the timers)."""
     return reminders.remind(runtime().store, gid, seq, offset)
+
+
+#: what a due timer runs (``Store.schedule_timer``), by its name
+TIMERS = {"remind": remind, "bots": bots_ahead}
 
 
 @observe.job

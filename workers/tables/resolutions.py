@@ -468,6 +468,9 @@ class Resolutions:
 
         return self._change(rid, body)
 
+    def count_attempts(self, due: list[tuple[str, int, int]]) -> None:
+        """A step's deadline is taken in one transaction and counts no attempts (``Steps``)."""
+
     def on_deadline(self, rid: str, seq: int, deadline: int, stall: float = 0.0) -> str:
         """The step's deadline: its default (a sealed step's missing parts) is the answer, if it has one."""
         def body(pipe, rec, run):

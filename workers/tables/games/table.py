@@ -145,6 +145,12 @@ class GameTable:
             self.store.enqueue(pipe, "workers.runtime.jobs.prepare_bots", g.id, g.seq,
                                job_id=f"bots-{g.id}-{g.seq}-{'-'.join(g.bots)}")
 
+    def cancel_timers(self, pipe, g: GameRecord) -> None:
+        """Queue (after MULTI): the open phase of ``g`` is over, and the timers it scheduled with it."""
+        reminders.cancel(self.store, pipe, g.id, g.seq, g.settings.get("reminders", []))
+        if g.settings["missed_orders"] == "bot":
+            self.store.cancel_timer(pipe, "bots", g.id, g.seq)
+
     def keep(self, pipe, gid: str, seconds: int | None, variant: str | None = None) -> None:
         """Queue (after MULTI): the game's keys expire in ``seconds`` (None: they are kept).
         ``variant``: the game's, when the caller holds its record (it never changes)."""
@@ -181,6 +187,9 @@ class GameTable:
             opened = self.clock.open(pipe, g, length, closed_by="", **phase)
             reminders.schedule(self.store, pipe, g.id, seq, opened.deadline, g.settings.get("reminders", []))
             self.prepare_bots(pipe, opened)
+            if opened.deadline and g.settings["missed_orders"] == "bot":  # the bot, for those who may miss it
+                ahead = max(self.now() + length / 2, opened.deadline - self.store.settings.bot_ahead)
+                self.store.schedule_timer(pipe, ahead, "bots", g.id, seq)
         else:  # only powers without a player, or the bot's, would order: nothing to wait for
             opened = GAME.transition(self.store, pipe, keys.game(g.id), g, GameStatus.ADJUDICATING,
                                      closed_by="only the bot has orders to give" if to_order
