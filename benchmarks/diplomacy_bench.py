@@ -1,6 +1,6 @@
 """Benchmark: the batch adjudicator against MILA, side by side, in one run.
 
-    .venv/bin/python benchmarks/diplomacy_bench.py [--phases 4000] [--datc-rounds 5]
+    .venv/bin/python benchmarks/diplomacy_bench.py [--phases 6000] [--datc-rounds 5]
         [--seed 1901] [--repeat 5] [--baseline-src DIR] [--compiled] [--set-up] [--no-mila]
 
 1. The mix: the first ``--phases`` phases of random games
@@ -28,10 +28,20 @@
    round, in CPU time (user + system; what one core gives, whatever else the
    machine runs) and in wall clock; the median and the range over the rounds
    are printed.
-3. The same ratios for each part of the mix alone (random games, DATC), each
-   part in its own process, and phases/s by phase type; whether the two
-   engines leave the same units and go on to the same phase; with
-   ``--set-up``, MILA with a new game set up per phase too.
+3. By phase type, in process: each round also times every engine of ours
+   on the mix inside one process (benchmarks/diplomacy_in_process.py: the
+   requests read from JSON off the clock, then ``adjudicate`` on each, the
+   position read from the request included; a first, cold pass and a warm
+   one), and, when a build of dipcc (Meta's C++ engine, the one behind
+   Cicero) is importable, dipcc with each position set up off the clock
+   (benchmarks/diplomacy_dipcc_runner.py; build it with
+   benchmarks/dipcc/build.sh, docs/benchmarks.md).  The table gives MILA's
+   time over each engine's per phase type, and the whole-process CLI's
+   ratio over the in-process one.
+4. The same ratios for each part of the mix alone (random games, DATC), each
+   part in its own process; whether the engines leave the same units and go
+   on to the same phase; with ``--set-up``, MILA with a new game set up per
+   phase too.
 """
 from __future__ import annotations
 
@@ -50,6 +60,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 BENCH = ROOT / ".bench"
 MILA_PYTHON = BENCH / "mila-venv" / "bin" / "python"
+#: where benchmarks/dipcc/build.sh puts pydipcc (or DIPCC_PATH, a folder holding it)
+DIPCC = Path(os.environ.get("DIPCC_PATH") or BENCH / "dipcc")
 TYPES = {"M": "movement", "R": "retreat", "A": "adjustment"}
 
 from benchmarks.positions import datc_phases, game_phases  # noqa: E402
@@ -114,6 +126,26 @@ def responses(out: bytes) -> list[dict]:
     return answers
 
 
+def in_process(path: Path, src: Path) -> dict:
+    """CPU seconds by phase type of the engine in ``src`` on ``path``, in one
+    process (benchmarks/diplomacy_in_process.py): a cold pass and a warm one."""
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "diplomacy_in_process.py"),
+                           str(path)], capture_output=True, check=True, cwd=src, env=engine_env(src))
+    return json.loads(done.stdout)
+
+
+def dipcc_built() -> bool:
+    return any(DIPCC.glob("pydipcc*.so"))
+
+
+def dipcc(path: Path) -> dict:
+    """dipcc's CPU seconds by phase type (benchmarks/diplomacy_dipcc_runner.py)."""
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "diplomacy_dipcc_runner.py"),
+                           str(path)], capture_output=True, check=True,
+                          env={**os.environ, "PYTHONPATH": str(DIPCC), "GLOG_minloglevel": "2"})
+    return json.loads(done.stdout)
+
+
 def mila(path: Path, set_up: bool) -> dict:
     if not MILA_PYTHON.exists():
         print("installing the MILA engine (PyPI 'diplomacy') into .bench/mila-venv", flush=True)
@@ -138,7 +170,7 @@ def spread(values: list[float], unit: str = "x", digits: int = 1) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--phases", type=int, default=4000, help="phases of random games")
+    parser.add_argument("--phases", type=int, default=6000, help="phases of random games")
     parser.add_argument("--datc-rounds", type=int, default=5, help="times the DATC steps are played")
     parser.add_argument("--seed", type=int, default=1901)
     parser.add_argument("--repeat", type=int, default=5, help="rounds of timing, both engines each")
@@ -179,6 +211,9 @@ def main() -> None:
               "(--compiled, or python3 manage.py build-engine, builds it)")
     if args.baseline_src:
         engines["baseline engine"] = args.baseline_src.resolve()
+    with_dipcc = dipcc_built() and not args.no_mila
+    if not with_dipcc:
+        print(f"no build of dipcc in {DIPCC}: no dipcc column (benchmarks/dipcc/build.sh builds one)")
     for src in engines.values():
         warm_up(src)
     games_path = BENCH / f"{stem}-games.json"
@@ -186,7 +221,9 @@ def main() -> None:
 
     # rounds: every engine on the whole mix, one after the other
     ours = {name: [] for name in engines}  # name -> [(wall, cpu)]
+    inside = {name: [] for name in engines}  # name -> [{"passes": [{type: cpu}, ...]}]
     theirs: list[dict] = []
+    dipccs: list[dict] = []
     first_out = None
     for n in range(args.repeat):
         for name, src in engines.items():
@@ -196,8 +233,11 @@ def main() -> None:
                 first_out = out
             if name == "compiled engine":
                 same_output(first_out, out, f"the mix, round {n + 1}")
+            inside[name].append(in_process(files["mix"], src))
         if not args.no_mila:
             theirs.append(mila(games_path, set_up=args.set_up and n == 0))
+        if with_dipcc:
+            dipccs.append(dipcc(games_path))
         print(f"round {n + 1}: " + ", ".join(f"{name} {w:.2f} s wall {c:.2f} s CPU"
                                               for name, ((w, c)) in ((k, v[-1]) for k, v in ours.items()))
               + (f"; MILA {sum(theirs[-1]['long_game']):.2f} s wall "
@@ -226,6 +266,8 @@ def main() -> None:
         print("  CPU time:   " + spread([sum(t["long_game_cpu"]) / c for t, (_w, c) in zip(theirs, runs)]))
         print("  wall clock: " + spread([sum(t["long_game"]) / w for t, (w, _c) in zip(theirs, runs)]))
 
+    by_type_table(kinds, count, theirs, dipccs, inside, ours)
+
     print("\neach part in its own process (CPU time, median of the rounds):")
     for part in ("random games", "DATC"):
         theirs_cpu = statistics.median(sum(t["long_game_cpu"][i] for i in parts[part]) for t in theirs)
@@ -241,25 +283,69 @@ def main() -> None:
             print(f"  {part:<13} {len(parts[part]):>5} phases: {name} {mine:.2f} s, "
                   f"MILA {theirs_cpu:.2f} s: {theirs_cpu / mine:.1f}x")
 
-    print("\nMILA phases/s by type (CPU time, median):")
-    for t, name in TYPES.items():
-        idx = [i for i, k in enumerate(kinds) if k == t]
-        seconds = statistics.median(sum(r["long_game_cpu"][i] for i in idx) for r in theirs)
-        print(f"  {name:<10} {count[t]:>6} phases {count[t] / seconds:>8,.0f} phases/s")
     if args.set_up:
         set_up = theirs[0]
         print(f"MILA with a new game set up per phase: {sum(set_up['set_up_cpu']):.2f} s CPU; "
               f"the pure engine's first round {ours['pure engine'][0][1]:.2f} s: "
               f"{sum(set_up['set_up_cpu']) / ours['pure engine'][0][1]:.1f}x")
 
-    print("\nsame units after the phase and same next phase as MILA:")
-    for part in ("random games", "DATC"):
-        same = [i for i in parts[part]
-                if {p: sorted(us) for p, us in answers[i]["next"]["units"].items() if us}
-                == theirs[0]["after"][i]["units"]
-                and answers[i]["next"]["phase"] == theirs[0]["after"][i]["phase"]]
-        print(f"  {part:<13} {len(same)}/{len(parts[part])}")
+    print("\nsame units after the phase and same next phase as ours:")
+    others = [("MILA", theirs[0]["after"])] + ([("dipcc", dipccs[0]["after"])] if dipccs else [])
+    for other, after in others:
+        for part in ("random games", "DATC"):
+            played = [i for i in parts[part] if after[i] is not None]
+            same = [i for i in played
+                    if {p: sorted(us) for p, us in answers[i]["next"]["units"].items() if us}
+                    == after[i]["units"] and answers[i]["next"]["phase"] == after[i]["phase"]]
+            print(f"  {other:<5} {part:<13} {len(same)}/{len(played)}")
     print(f"MILA re-set at our position (new DATC steps, disagreements): {theirs[0]['resyncs']} times")
+
+
+def by_type_table(kinds: list[str], count: dict[str, int], theirs: list[dict], dipccs: list[dict],
+                  inside: dict[str, list[dict]], ours: dict[str, list]) -> None:
+    """MILA's CPU time over each engine's, by phase type, in process (median of the rounds)."""
+    def mila_cpu(left_out=()) -> list[dict[str, float]]:
+        out = []
+        for r in theirs:
+            seconds = {t: 0.0 for t in TYPES}
+            for i, (c, k) in enumerate(zip(r["long_game_cpu"], kinds)):
+                if i not in left_out:
+                    seconds[k] += c
+            out.append({**seconds, "all": sum(seconds.values())})
+        return out
+
+    def ratios(runs: list[dict], pass_: int, mila: list[dict[str, float]]) -> dict[str, float]:
+        mine = [r["passes"][pass_] for r in runs]
+        return {t: statistics.median(m[t] / (sum(x.values()) if t == "all" else x[t])
+                                     for m, x in zip(mila, mine)) for t in [*TYPES, "all"]}
+
+    mila = mila_cpu()
+    columns = {}
+    if dipccs:
+        skipped = set(dipccs[0]["skipped"])
+        columns["dipcc (C++)"] = {t: f"{x:.1f}x" for t, x in ratios(dipccs, 0, mila_cpu(skipped)).items()}
+    for name, runs in inside.items():
+        cold, warm = ratios(runs, 0, mila), ratios(runs, -1, mila)
+        columns[f"ours, {name.replace(' engine', '')}"] = {
+            t: f"{cold[t]:.1f}x ({warm[t]:.1f}x warm)" for t in cold}
+    print(f"\nby phase type, in process: MILA's CPU time over each engine's "
+          f"(median of {len(theirs)} rounds; ours: the first pass in a new process, and warm):")
+    print("| phases | MILA phases/s | " + " | ".join(columns) + " |")
+    print("| --- | --- |" + " --- |" * len(columns))
+    for t in [*TYPES, "all"]:
+        n = sum(count.values()) if t == "all" else count[t]
+        rate = statistics.median(n / m[t] for m in mila)
+        label = "all" if t == "all" else TYPES[t]
+        print(f"| {label} ({n:,}) | {rate:,.0f} | " + " | ".join(c[t] for c in columns.values()) + " |")
+    if dipccs and dipccs[0]["skipped"]:
+        print(f"dipcc cannot play {len(dipccs[0]['skipped'])} phases (DATC steps it raises on): "
+              f"its column leaves them out, MILA's time beside it too")
+    print("the whole-process CLI (start-up, JSON in and out) against in process, the mix:")
+    for name, runs in ours.items():
+        inproc = [sum(r["passes"][0].values()) for r in inside[name]]
+        print(f"  {name:<16} CLI {statistics.median(c for _w, c in runs):.3f} s CPU, in process "
+              f"{statistics.median(inproc):.3f} s: the CLI's ratio to MILA is "
+              f"{spread([i / c for i, (_w, c) in zip(inproc, runs)], '', 2)} of the in-process one")
 
 
 if __name__ == "__main__":

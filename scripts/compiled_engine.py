@@ -36,8 +36,11 @@ OUT = ROOT / ".build" / "diplomacy-engine"
 STAMP = "BUILT_FROM"
 #: mypyc comes with mypy; its version is part of what a build is made from
 MYPY = "mypy>=2.4,<3"
-#: run as ``python -m adjudicator.diplomacy``, which needs its source: not compiled
-NOT_COMPILED = ("__main__.py",)
+#: the modules compiled: what adjudicating a phase runs.  The others stay
+#: source in the build: the CLI (``python -m`` needs its source), the package's
+#: front, the options and the bots, and the map's data (read once).
+COMPILED = ("adjustments.py", "board.py", "codes.py", "engine.py", "movement.py", "orders.py",
+            "position.py", "resolver.py", "retreats.py", "variants.py")
 SELECT = "ADJUDICATOR_ENGINE"  # "compiled", or "pure" (the default)
 
 
@@ -85,7 +88,7 @@ def build(python: Path | str = sys.executable, out: Path = OUT) -> Path:
     modules = []
     for path in sorted(SOURCE.glob("*.py")):
         shutil.copy2(path, package / path.name)
-        if path.name not in NOT_COMPILED:
+        if path.name in COMPILED:
             modules.append(f"adjudicator/diplomacy/{path.name}")
     print(f"compiling the Diplomacy engine with mypyc into {out}", flush=True)
     done = subprocess.run([str(python), "-m", "mypyc", "--disable-error-code",
@@ -111,9 +114,9 @@ def assemble(staging: Path, out: Path, stamp: str) -> None:
             continue
         (new / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, new / relative)
-    for name in NOT_COMPILED:
-        shutil.copy2(staging / "adjudicator" / "diplomacy" / name,
-                     new / "adjudicator" / "diplomacy" / name)
+    for path in sorted((staging / "adjudicator" / "diplomacy").glob("*.py")):
+        if path.name not in COMPILED:
+            shutil.copy2(path, new / "adjudicator" / "diplomacy" / path.name)
     write_selection(new)
     (new / STAMP).write_text(stamp)
     shutil.rmtree(out, ignore_errors=True)

@@ -12,23 +12,36 @@ from .position import Position, Unit, make_unit
 
 
 def adjustment_counts(units_by_power: dict[str, list[Unit]], centers: dict[str, list[str]],
-                      neutral) -> dict[str, int]:
-    """Builds (+) a power can actually make, or disbands (-) it owes."""
-    occupied = None
-    out = {}
-    for power in dict.fromkeys(list(units_by_power) + list(centers)):
-        n = len(centers.get(power, ())) - len(units_by_power.get(power, ()))
+                      neutral, occupied=None) -> dict[str, int]:
+    """Builds (+) a power can actually make, or disbands (-) it owes, by power
+    in the order of ``units_by_power`` then ``centers``.  ``occupied``: the
+    provinces units stand on (any container), when the caller has them."""
+    out: dict[str, int] = {}
+    for power, us in units_by_power.items():
+        n = len(centers.get(power, ())) - len(us)
         if n > 0:
-            if power in neutral:
-                continue  # neutral powers never build (spec 13.1)
             if occupied is None:
-                occupied = {u.prov for u in chain.from_iterable(units_by_power.values())}
-            owned = set(centers.get(power, ()))
-            free = [h for h in BOARD.home_centers[power] if h in owned and h not in occupied]
-            n = min(n, len(free))
+                occupied = {u.prov for us in units_by_power.values() for u in us}
+            n = _builds(power, n, centers[power], neutral, occupied)
         if n:
             out[power] = n
+    for power, cs in centers.items():
+        if cs and power not in units_by_power:
+            if occupied is None:
+                occupied = {u.prov for us in units_by_power.values() for u in us}
+            n = _builds(power, len(cs), cs, neutral, occupied)
+            if n:
+                out[power] = n
     return out
+
+
+def _builds(power: str, n: int, owned: list[str], neutral, occupied) -> int:
+    """The builds a power with ``n`` more centres than units can make: one per
+    home centre it owns with no unit on it; none for a neutral power (spec 13.1)."""
+    if power in neutral:
+        return 0
+    free = [h for h in BOARD.home_centers[power] if h not in occupied and h in owned]
+    return min(n, len(free))
 
 
 #: province -> its English name in lower-case letters only (the alphabetical tie-break)
@@ -55,7 +68,7 @@ def removal_order(power: str, units: list[Unit], owned: list[str], mode: str) ->
 class Adjustments:
     def __init__(self, pos: Position):
         self.pos = pos
-        self.counts = adjustment_counts(pos.power_units, pos.centers, pos.neutral)
+        self.counts = adjustment_counts(pos.power_units, pos.centers, pos.neutral, pos.units)
 
     def _check(self, text: str, power: str, n: int):
         p = parse(text)
@@ -76,7 +89,7 @@ class Adjustments:
                 raise OrderError(f"the unit in {u.prov} belongs to {u.power}")
             if n >= 0:
                 raise OrderError(f"{power} has no disbands to make")
-            return ("D", u, f"{u} D"), p
+            return ("D", u, f"{u.name} D"), p
         if p.kind != "B":
             raise OrderError("not an order for an adjustment phase")
         prov = ploc[:3]
@@ -113,7 +126,7 @@ class Adjustments:
             else:
                 loc = prov
         u = make_unit(power, utype, loc)
-        return ("B", u, f"{u} B"), p
+        return ("B", u, f"{u.name} B"), p
 
     def run(self):
         """Returns (results, new units by power).
@@ -122,15 +135,14 @@ class Adjustments:
         disbands (spec 11.2, 12.4) of every power that ordered too few.
         """
         pos = self.pos
-        results = []
-        forced = []
-        units = {p: list(us) for p, us in pos.power_units.items()}
-        powers = list(dict.fromkeys(pos.power_order + list(self.counts)))
-        for power in powers:
+        results: list[dict] = []
+        forced: list[dict] = []
+        units = dict(pos.power_units)  # a power's list is the request's until it changes
+        for power in pos.ordering(self.counts):
             n = self.counts.get(power, 0)
             used = 0
-            built_in = set()
-            disbanded = set()
+            built: list[Unit] = []
+            disbanded: set[str] = set()
             for raw in pos.orders.get(power, ()):
                 text = raw.strip()
                 try:
@@ -148,7 +160,7 @@ class Adjustments:
                 if u is not None:
                     r["unit"] = u.name
                 r["order"] = canon
-                if kind == "B" and u.prov in built_in:  # spec 11.3, DATC 6.I.7
+                if kind == "B" and any(b.prov == u.prov for b in built):  # spec 11.3, DATC 6.I.7
                     r.update(outcome="fails", reason=f"already building in {u.prov}", code=Code.ALREADY_BUILDING)
                 elif kind == "D" and u.prov in disbanded:
                     r.update(outcome="fails", reason=REPEAT, code=Code.REPEAT)
@@ -159,17 +171,18 @@ class Adjustments:
                     used += 1
                     r["outcome"] = "succeeds"
                     if kind == "B":
-                        built_in.add(u.prov)
-                        units.setdefault(power, []).append(u)
+                        built.append(u)
                     elif kind == "D":
                         disbanded.add(u.prov)
                 results.append(r)
-            if n < 0 and used < -n:  # too few disbands: civil disorder (spec 11.2, 12.4)
+            if built:
+                units[power] = [*units.get(power, ()), *built]
+            elif n < 0 and used < -n:  # too few disbands: civil disorder (spec 11.2, 12.4)
                 left = [u for u in units.get(power, []) if u.prov not in disbanded]
                 order = removal_order(power, left, pos.centers.get(power, []), pos.distance_rule)
                 for u in order[: -n - used]:
                     disbanded.add(u.prov)
-                    forced.append({"power": power, "unit": u.name, "order": f"{u} D",
+                    forced.append({"power": power, "unit": u.name, "order": f"{u.name} D",
                                    "outcome": "succeeds"})
             if disbanded:
                 units[power] = [u for u in units[power] if u.prov not in disbanded]

@@ -28,6 +28,7 @@ orders are always valid.  Pure: no I/O.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Final
 
 from .board import BOARD
@@ -157,7 +158,7 @@ def _kernels(graph, closed, weights: tuple[int, ...], prov_of):
     return hit
 
 
-def pick(ranked: list[tuple[float, object]], rng: random.Random):
+def pick(ranked: Sequence[tuple[float, object]], rng: random.Random):
     """DumbBot's choice from (value, choice) pairs sorted best first: the best,
     or with a chance shrinking with the gap, the next ones."""
     best = ranked[0][0]
@@ -218,7 +219,7 @@ class Movement:
         if u.name in orders:
             return
         waiting.add(u.name)
-        choices = [(v, ("move", loc)) for v, loc in self.ranked[u.name]]
+        choices: list[tuple[float, tuple[str, ...]]] = [(v, ("move", loc)) for v, loc in self.ranked[u.name]]
         choices += [(v, ("convoy", dest, carry)) for v, dest, carry in self.convoys.get(u.name, ())]
         choices.sort(key=lambda c: (-c[0], c[1]))
         while choices:

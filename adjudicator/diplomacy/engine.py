@@ -187,9 +187,9 @@ def _after_movement(pos: Position, results: list[dict], new_units: dict[str, lis
 # -- retreats -------------------------------------------------------------------
 def _retreats(pos: Position) -> dict:
     results, moved = Retreats(pos).run()
-    new_units = {p: list(us) for p, us in pos.power_units.items()}
-    for prov, u in moved.items():
-        new_units.setdefault(u.power, []).append(u)
+    new_units = dict(pos.power_units)  # a power's list is the request's until it changes
+    for u in moved.values():
+        new_units[u.power] = [*new_units.get(u.power, ()), u]
     for u, _af in pos.dislodged.values():
         new_units.setdefault(u.power, [])
     if pos.season == "S":
@@ -200,17 +200,14 @@ def _retreats(pos: Position) -> dict:
 def _end_of_year(pos: Position, results: list[dict], new_units: dict[str, list[Unit]],
                  disbanded: dict[str, list[str]] | None = None) -> dict:
     """After a fall turn and its retreats: centres change hands (spec 10)."""
-    sc = BOARD.supply_centers
-    changed = {}
-    for p, us in new_units.items():
-        for c in sc.intersection([u.prov for u in us]).difference(pos.centers.get(p, ())):
-            changed[c] = p  # a centre with a unit of p on it that p does not own
-    if not changed:
-        centers = pos.centers
-    else:
-        owner = {c: p for p, cs in pos.centers.items() for c in cs}
+    centers = pos.centers
+    owner = {c: p for p, cs in centers.items() for c in cs}
+    # a centre -> the power of the unit on it, where that power does not own it
+    changed = {u.prov: p for p, us in new_units.items() for u in us
+               if u.center and owner.get(u.prov) != p}
+    if changed:
         owner.update(changed)
-        centers = {p: [c for c in cs if owner[c] == p] for p, cs in pos.centers.items()}
+        centers = {p: [c for c in cs if owner[c] == p] for p, cs in centers.items()}
         for c in sorted(changed):
             centers.setdefault(changed[c], []).append(c)
     winners = _winner(pos, centers)
@@ -258,13 +255,24 @@ def _next(pos: Position, season: str, year: int, ptype: str,
         "variant": pos.variant.name,
         "rules": rules,
         "phase": f"{season}{year}{ptype}",
-        "units": {p: [u.name for u in us] for p, us in units_by_power.items()},
+        "units": _names(pos, units_by_power),
         "centers": centers,  # lists made for this request (read_position): not copied
         "dislodged": {},
         "contested": [],
         "retreat_options": {},
         "adjustments": {},
     }
+
+
+def _names(pos: Position, units_by_power: dict[str, list[Unit]]) -> dict[str, list[str]]:
+    """The units' names by power: a copy of the request's list where a power's
+    units are the request's, as it wrote them (the usual case)."""
+    given = pos.names
+    if given is None:
+        return {p: [u.name for u in us] for p, us in units_by_power.items()}
+    same = pos.power_units
+    return {p: list(given[p]) if us is same.get(p) else [u.name for u in us]
+            for p, us in units_by_power.items()}
 
 
 def _response(pos: Position, results: list[dict], nxt: dict,

@@ -396,8 +396,8 @@ def read_orders(pos: Position, legality: Legality | None = None
     orders: dict[str, Order] = {}  # the first order seen for each unit
     several: dict[str, list] = {}  # units with more than one order: their entries
     convoys = False
-    for power in pos.power_order:
-        olist = pos.orders.get(power)
+    for power in pos.ordering():
+        olist = pos.orders[power]
         if not olist:
             continue
         mine = legality.by_text.get(power) or {}

@@ -27,7 +27,7 @@ class Unit:
     tuple: its fields are read on every step of an adjudication, and slot
     reads are the fast ones.  Equal when power, type and location are."""
 
-    __slots__ = ("power", "type", "loc", "prov", "name")
+    __slots__ = ("power", "type", "loc", "prov", "name", "center")
 
     def __init__(self, power: str, type: str, loc: str, prov: str, name: str):
         self.power = power
@@ -35,6 +35,7 @@ class Unit:
         self.loc = loc  # province, or coast for a fleet in a two-coast province
         self.prov = prov  # loc without the coast
         self.name = name  # "F STP/SC"
+        self.center = prov in BOARD.supply_centers  # it stands on a supply centre
 
     def __eq__(self, other) -> bool:
         return self is other or (type(other) is Unit and self.power == other.power
@@ -51,6 +52,8 @@ class Unit:
 
 
 _made: Final[dict[tuple, Unit]] = {}
+#: power -> name -> unit, for every unit made so far: a unit as the engine writes it
+_named: Final[dict[str, dict[str, Unit]]] = {p: {} for p in BOARD.powers}
 
 
 def make_unit(power: str, utype: str, loc: str) -> Unit:
@@ -61,11 +64,14 @@ def make_unit(power: str, utype: str, loc: str) -> Unit:
         u = Unit(power, utype, loc, loc[:3], f"{utype} {loc}")
         if len(_made) < 10_000:
             _made[key] = u
+            if power in _named:
+                _named[power][u.name] = u
     return u
 
 
 SUPPLY_CENTERS: Final = BOARD.supply_centers
-_phase_cache: Final[dict] = {}
+#: variant -> phase name -> (season, year, type, neutral powers, impassable provinces)
+_phases_of: Final[dict[str, dict[str, tuple]]] = {name: {} for name in VARIANT_TABLE}
 _PHASE: Final = re.compile(r"^([SFW])(\d{4})([MRA])$")
 CONVOY_RULES: Final = ("2000", "1971")
 #: the last year of any game: the last one with four digits
@@ -78,13 +84,16 @@ class Position:
 
     __slots__ = ("variant", "season", "year", "type", "units", "power_units", "centers",
                  "dislodged", "contested", "orders", "convoy_rule", "distance_rule",
-                 "italy_joins", "neutral", "impassable", "power_order")
+                 "italy_joins", "neutral", "impassable", "names")
     variant: Variant
     season: str
     year: int
     type: str  # "M" | "R" | "A"
     units: dict[str, Unit]  # province -> unit
     power_units: dict[str, list[Unit]]
+    #: the request's units, when each is written as the engine writes it (else None):
+    #: a power's list of names, for a next position where its units are the same
+    names: dict[str, list[str]] | None
     centers: dict[str, list[str]]
     dislodged: dict[str, tuple[Unit, str | None]]  # province -> (unit, attacked from)
     contested: set[str]
@@ -94,11 +103,24 @@ class Position:
     italy_joins: int | None
     neutral: frozenset[str]
     impassable: frozenset[str]
-    power_order: list[str]
 
     @property
     def phase(self) -> str:
         return f"{self.season}{self.year}{self.type}"
+
+    def ordering(self, also: dict[str, int] | None = None) -> list[str]:
+        """The powers that gave orders, and those in ``also``, in a stable
+        order: as the request first names them in units, then in centres,
+        then in orders."""
+        wanted: dict = self.orders if not also else {**self.orders, **also}
+        if len(wanted) < 2:
+            return list(wanted)
+        out = [p for p in self.power_units if p in wanted]
+        if len(out) < len(wanted):
+            out += [p for p in self.centers if p in wanted and p not in out]
+            if len(out) < len(wanted):
+                out += [p for p in wanted if p not in out]
+        return out
 
 
 #: power -> unit string as written -> Unit, for the strings read so far
@@ -169,103 +191,50 @@ def _list(v, field: str) -> list:
     return v
 
 
-def read_position(req, *, need_orders: bool = True) -> Position:
-    if not isinstance(req, dict):
+def read_position(req) -> Position:
+    if type(req) is not dict and not isinstance(req, dict):
         raise RequestError("the request must be a JSON object", None)
     pos = Position()
-    name = req.get("variant", "standard")
+    name = req.get("variant")
     if name is None:
         name = "standard"
-    if not isinstance(name, str) or name not in VARIANT_TABLE:
+    variant = VARIANT_TABLE.get(name) if isinstance(name, str) else None
+    if variant is None:
         raise RequestError(f"unknown variant {name!r}", "variant")
-    variant = pos.variant = VARIANT_TABLE[name]
+    pos.variant = variant
 
-    rules = _dict(req, "rules")
-    cr = str(rules.get("convoy_disruption", "2000"))
-    if cr not in CONVOY_RULES:
-        raise RequestError("rules.convoy_disruption must be '2000' or '1971'",
-                           "rules.convoy_disruption")
-    pos.convoy_rule = cr
-    dr = rules.get("civil_disorder_distance", "home")
-    if dr not in DISTANCE_RULES:
-        raise RequestError("rules.civil_disorder_distance must be 'home' or 'owned'",
-                           "rules.civil_disorder_distance")
-    pos.distance_rule = dr
-    pos.italy_joins = _italy_joins(rules.get("italy_joins"), variant)
+    rules = req.get("rules")
+    if rules:
+        pos.convoy_rule, pos.distance_rule, pos.italy_joins = _rules(rules, variant)
+    elif rules is None or type(rules) is dict:
+        pos.convoy_rule, pos.distance_rule, pos.italy_joins = "2000", "home", None
+    else:
+        raise RequestError("rules must be an object", "rules")
 
     phase = req.get("phase")
-    hit = _phase_cache.get((name, phase)) if isinstance(phase, str) else None
+    hit = _phases_of[name].get(phase) if type(phase) is str else None
     if hit is None:
-        m = _PHASE.match(phase) if isinstance(phase, str) else None
-        if not m or (m.group(1) == "W") != (m.group(3) == "A"):
-            raise RequestError(f"bad phase {phase!r}: expected e.g. S1901M, F1901R, W1901A",
-                               "phase")
-        season, year = m.group(1), int(m.group(2))
-        if year < variant.start_year:
-            raise RequestError(f"bad phase {phase!r}: the {name} game starts in "
-                               f"{variant.start_year}", "phase")
-        if year == LAST_YEAR and season != "S":
-            # the phase after it would be in year 10000 (W9999A -> S10000M)
-            raise RequestError(f"bad phase {phase!r}: no phase can follow it (the game's years "
-                               f"end with {LAST_YEAR})", "phase")
-        hit = (season, year, m.group(3), variant.neutral_in(year, season),
-               variant.impassable_in(year, season))
-        if len(_phase_cache) < 10_000:
-            _phase_cache[(name, phase)] = hit
+        hit = _phase(phase, name, variant)
     pos.season, pos.year, pos.type, pos.neutral, pos.impassable = hit
 
-    power_units = _units_seen_before(req.get("units"))
+    given = req.get("units")
+    power_units = _units_seen_before(given)
+    pos.names = given if power_units is not None else None
     if power_units is None:
         power_units = _read_units(req, variant)
-    every = [*chain.from_iterable(power_units.values())]
-    units: dict[str, Unit] = {u.prov: u for u in every}
-    if len(units) != len(every):  # two units in one province
+    units: dict[str, Unit] = {u.prov: u for us in power_units.values() for u in us}
+    if len(units) != sum(map(len, power_units.values())):  # two units in one province
         _two_units(req, variant)
     pos.units = units
     pos.power_units = power_units
 
-    centers: dict[str, list[str]] = {}
-    for p, lst in _dict(req, "centers").items():
-        power = p if p in _POWERS else _power(p, "centers", variant)
-        if type(lst) is not list:
-            _list(lst, f"centers.{p}")
-        centers[power] = centers[power] + lst if power in centers else lst[:]
-    try:  # fast path: known, distinct
-        owned = set().union(*centers.values())
-        ok = (len(owned) == sum(map(len, centers.values()))
-              and owned <= SUPPLY_CENTERS)
-    except TypeError:
-        ok = False
-    if not ok:
-        centers = _read_centers(req, variant)
-    pos.centers = centers
+    centers = _centers_seen_before(req.get("centers"))
+    pos.centers = centers if centers is not None else _read_centers(req, variant)
 
-    dislodged: dict[str, tuple[Unit, str | None]] = {}
-    contested: set[str] = set()
     if pos.type == "R":
-        for p, lst in _dict(req, "dislodged").items():
-            power = p if p in _POWERS else _power(p, "dislodged", variant)
-            for i, d in enumerate(_list(lst, f"dislodged.{p}")):
-                if isinstance(d, str):
-                    d = {"unit": d}
-                if not isinstance(d, dict):
-                    raise RequestError("a dislodged entry must be {'unit', 'attacked_from'}",
-                                       f"dislodged.{p}[{i}]")
-                u = d.get("unit")
-                u = _units_of[power].get(u) if type(u) is str else None
-                if u is None:
-                    u = parse_unit(d.get("unit"), f"dislodged.{p}[{i}].unit", power)
-                af = d.get("attacked_from")
-                if af is not None and (type(af) is not str or af not in BOARD.provinces):
-                    af = _province(af, f"dislodged.{p}[{i}].attacked_from")
-                if u.prov in dislodged:
-                    raise RequestError(f"two dislodged units in {u.prov}", f"dislodged.{p}[{i}]")
-                dislodged[u.prov] = (u, af)
-        for i, c in enumerate(_list(req.get("contested") or [], "contested")):
-            contested.add(c if type(c) is str and c in BOARD.provinces
-                          else _province(c, f"contested[{i}]"))
-    pos.dislodged = dislodged
-    pos.contested = contested
+        pos.dislodged, pos.contested = _read_dislodged(req, variant)
+    else:
+        pos.dislodged, pos.contested = {}, set()
 
     orders: dict[str, list[str]] = {}
     for p, lst in _dict(req, "orders").items():
@@ -281,26 +250,113 @@ def read_position(req, *, need_orders: bool = True) -> Position:
                     raise RequestError("an order must be a string", f"orders.{p}[{i}]")
         orders[power] = orders[power] + lst if power in orders else lst  # never altered
     pos.orders = orders
-    # powers in a stable order: as given in units, then centres, then orders
-    seen = dict.fromkeys(list(power_units) + list(centers) + list(orders))
-    pos.power_order = list(seen)
     return pos
+
+
+def _rules(rules, variant: Variant) -> tuple[str, str, int | None]:
+    """(convoy rule, civil-disorder distance rule, italy_joins) of a non-empty ``rules``."""
+    if not isinstance(rules, dict):
+        raise RequestError("rules must be an object", "rules")
+    cr = str(rules.get("convoy_disruption", "2000"))
+    if cr not in CONVOY_RULES:
+        raise RequestError("rules.convoy_disruption must be '2000' or '1971'",
+                           "rules.convoy_disruption")
+    dr = rules.get("civil_disorder_distance", "home")
+    if dr not in DISTANCE_RULES:
+        raise RequestError("rules.civil_disorder_distance must be 'home' or 'owned'",
+                           "rules.civil_disorder_distance")
+    return cr, dr, _italy_joins(rules.get("italy_joins"), variant)
+
+
+def _phase(phase, name: str, variant: Variant) -> tuple:
+    """(season, year, type, neutral powers, impassable provinces) of a phase
+    name not read before in this variant; RequestError if it is bad."""
+    m = _PHASE.match(phase) if isinstance(phase, str) else None
+    if not m or (m.group(1) == "W") != (m.group(3) == "A"):
+        raise RequestError(f"bad phase {phase!r}: expected e.g. S1901M, F1901R, W1901A",
+                           "phase")
+    season, year = m.group(1), int(m.group(2))
+    if year < variant.start_year:
+        raise RequestError(f"bad phase {phase!r}: the {name} game starts in "
+                           f"{variant.start_year}", "phase")
+    if year == LAST_YEAR and season != "S":
+        # the phase after it would be in year 10000 (W9999A -> S10000M)
+        raise RequestError(f"bad phase {phase!r}: no phase can follow it (the game's years "
+                           f"end with {LAST_YEAR})", "phase")
+    hit = (season, year, m.group(3), variant.neutral_in(year, season),
+           variant.impassable_in(year, season))
+    cache = _phases_of[name]
+    if len(cache) < 5_000:
+        cache[phase] = hit
+    return hit
+
+
+def _read_dislodged(req, variant: Variant) -> tuple[dict[str, tuple[Unit, str | None]], set[str]]:
+    """A retreat phase's dislodged units (province -> (unit, attacked from))
+    and contested provinces."""
+    dislodged: dict[str, tuple[Unit, str | None]] = {}
+    contested: set[str] = set()
+    for p, lst in _dict(req, "dislodged").items():
+        power = p if p in _POWERS else _power(p, "dislodged", variant)
+        if type(lst) is not list:
+            _list(lst, f"dislodged.{p}")
+        for i, d in enumerate(lst):
+            if isinstance(d, str):
+                d = {"unit": d}
+            if not isinstance(d, dict):
+                raise RequestError("a dislodged entry must be {'unit', 'attacked_from'}",
+                                   f"dislodged.{p}[{i}]")
+            u = d.get("unit")
+            u = _units_of[power].get(u) if type(u) is str else None
+            if u is None:
+                u = parse_unit(d.get("unit"), f"dislodged.{p}[{i}].unit", power)
+            af = d.get("attacked_from")
+            if af is not None and (type(af) is not str or af not in BOARD.provinces):
+                af = _province(af, f"dislodged.{p}[{i}].attacked_from")
+            if u.prov in dislodged:
+                raise RequestError(f"two dislodged units in {u.prov}", f"dislodged.{p}[{i}]")
+            dislodged[u.prov] = (u, af)
+    for i, c in enumerate(_list(req.get("contested") or [], "contested")):
+        contested.add(c if type(c) is str and c in BOARD.provinces
+                      else _province(c, f"contested[{i}]"))
+    return dislodged, contested
 
 
 def _units_seen_before(units) -> dict[str, list[Unit]] | None:
     """Units by power when every power is written as in BOARD.powers and every
-    unit string was read before (the usual case), else None."""
+    unit as the engine writes it, made before (the usual case), else None."""
     if type(units) is not dict:
         return None
-    power_units = {}
+    power_units: dict[str, list[Unit]] = {}
     try:
         for p, lst in units.items():
+            named = _named[p]
             if type(lst) is not list:
                 return None
-            power_units[p] = [*map(_units_of[p].__getitem__, lst)]
+            power_units[p] = [named[text] for text in lst]
     except (KeyError, TypeError):
         return None
     return power_units
+
+
+def _centers_seen_before(centers) -> dict[str, list[str]] | None:
+    """Centres by power, in new lists, when every power is written as in
+    BOARD.powers and the centres are supply centres, each owned once (the
+    usual case), else None."""
+    if type(centers) is not dict:
+        return None if centers is not None else {}
+    out: dict[str, list[str]] = {}
+    try:
+        for p, lst in centers.items():
+            if p not in _POWERS or type(lst) is not list:
+                return None
+            out[p] = lst[:]
+        owned = set().union(*out.values())
+    except TypeError:  # an unhashable centre
+        return None
+    if len(owned) != sum(map(len, out.values())) or not owned <= SUPPLY_CENTERS:
+        return None
+    return out
 
 
 def _read_units(req, variant) -> dict[str, list[Unit]]:

@@ -1,22 +1,27 @@
 """Retreat phase (spec 9): options, orders, resolution."""
 from __future__ import annotations
 
+from typing import Final
+
 from .board import BOARD
 from .codes import Code, not_carried_out
 from .orders import REPEAT, SEVERAL, OrderError, parse, written
 from .position import Position, Unit, make_unit
 
 
+#: (location, its province) of the places each unit could retreat to, sorted:
+#: an army's by province, a fleet's by location
+_ARMY_REACH: Final = {p: [(n, n) for n in sorted(ns)] for p, ns in BOARD.army_adj.items()}
+_FLEET_REACH: Final = {loc: [(n, n[:3]) for n in sorted(ns)] for loc, ns in BOARD.fleet_adj.items()}
+
+
 def retreat_options(unit: Unit, attacked_from: str | None, occupied, contested,
                     impassable) -> list[str]:
     """Locations a dislodged unit may retreat to (spec 9.1, 9.2)."""
-    if unit.type == "A":
-        cands = sorted(BOARD.army_adj[unit.prov])
-    else:
-        cands = sorted(BOARD.fleet_adj.get(unit.loc, ()))
-    return [c for c in cands
-            if c[:3] not in occupied and c[:3] != attacked_from
-            and c[:3] not in contested and c[:3] not in impassable]
+    cands = _ARMY_REACH[unit.prov] if unit.type == "A" else _FLEET_REACH.get(unit.loc, [])
+    return [loc for loc, prov in cands
+            if prov not in occupied and prov != attacked_from
+            and prov not in contested and prov not in impassable]
 
 
 class RetreatOrder:
@@ -25,9 +30,9 @@ class RetreatOrder:
     def __init__(self, kind, unit, dest=None, text=None, reason=None):
         self.kind, self.unit, self.dest, self.text, self.reason = kind, unit, dest, text, reason
         if kind == "R":
-            self.canon = f"{unit} R {dest}"
+            self.canon = f"{unit.name} R {dest}"
         else:
-            self.canon = f"{unit} D"
+            self.canon = f"{unit.name} D"
 
 
 class Retreats:
@@ -74,8 +79,8 @@ class Retreats:
         pos = self.pos
         entries = []
         by_unit: dict[str, list] = {}
-        for power in pos.power_order:
-            for raw in pos.orders.get(power, ()):
+        for power in pos.ordering():
+            for raw in pos.orders[power]:
                 text = raw.strip()
                 try:
                     o = self.check(text, power)
@@ -140,7 +145,7 @@ class Retreats:
                 results.append(_result(power, o.canon, "succeeds", None, o, None))
         for prov, (unit, _af) in pos.dislodged.items():
             if prov not in seen_units:
-                results.append({"power": unit.power, "unit": unit.name, "order": f"{unit} D",
+                results.append({"power": unit.power, "unit": unit.name, "order": f"{unit.name} D",
                                 "outcome": "succeeds"})
         return results, moved
 
