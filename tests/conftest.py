@@ -59,5 +59,5 @@ def api(stack):
 def mail(mail_service):
     """The module's ``mail_service`` (tests/service/mailkit.py), driving the time (its fake clock)
     while the test runs."""
-    with mail_service[1].driving():
+    with mail_service[1].driving(), mail_service[1].retiring():  # the test's games stop with it
         yield mail_service

@@ -464,7 +464,7 @@ def _outages(base: str, until, timeout: float) -> list[float]:
     raise AssertionError(f"the API did not come back within {timeout} s (outages so far {outages})")
 
 
-@pytest.mark.background
+@pytest.mark.background(seconds=8)
 def test_10_api_back_within_2_s_after_sigkill_of_the_gunicorn_master(tmp_path):
 
     service = Launcher(tmp_path).start()

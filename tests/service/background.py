@@ -3,7 +3,8 @@
 A test marked ``@pytest.mark.background`` starts real processes (a launcher, a stack,
 schedulers) and then mostly waits on them in real time: for deadlines, heartbeats, a launcher's
 back-off, processes starting and stopping.  Its body runs in a background thread, started when
-collection ends, the marked tests of the session one after another in collection order, while
+collection ends, the marked tests of the session in a few threads (``THREADS``), the longest
+first (``@pytest.mark.background(seconds=n)``: about how long it runs alone, 5 if not said), while
 the other tests use the CPU.  When the test's own turn comes it waits for that run and reports
 it: its outcome and its failure, with its traceback, are the test's (run alone, say with ``-k``,
 it simply runs then).  Nothing else changes: the test's assertions, its processes, real time.
@@ -24,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import queue
 import tempfile
 import threading
 import time
@@ -38,6 +40,15 @@ DESCRIPTION = (f"{MARK}: a test of real processes that mostly waits on them: its
                "thread from the start of the session (tests/service/background.py)")
 
 
+#: the background runs at once: they mostly wait (on processes, on real time), so a few overlap well
+THREADS = 3
+
+
+def expected_seconds(item: pytest.Item) -> float:
+    """About how long a background test runs alone, as its mark says (``seconds``), 5 if it does not."""
+    return item.get_closest_marker(MARK).kwargs.get("seconds", 5)
+
+
 class Runner:
     """Runs the body of each of ``items`` in order in a thread of its own; ``outcome(item)`` waits
     for an item's run and returns its result or raises its exception."""
@@ -49,10 +60,16 @@ class Runner:
         if self.factory is not None:
             self.factory.getbasetemp()  # made here, once: its making is not safe from several threads
         self.runs: dict[str, Future] = {item.nodeid: Future() for item in items}
-        self.thread = threading.Thread(target=self._run_all, args=(items,), name="background tests", daemon=True)
+        self.items = items
+        self.queue: queue.SimpleQueue[pytest.Item] = queue.SimpleQueue()
+        for item in sorted(items, key=expected_seconds, reverse=True):
+            self.queue.put(item)
+        self.threads = [threading.Thread(target=self._run_queued, name=f"background tests {n}", daemon=True)
+                        for n in range(THREADS)]
 
     def start(self) -> None:
-        self.thread.start()
+        for thread in self.threads:
+            thread.start()
 
     def __contains__(self, item: pytest.Item) -> bool:
         return item.nodeid in self.runs
@@ -66,10 +83,19 @@ class Runner:
         if not finish:
             for run in self.runs.values():
                 run.cancel()
-        self.thread.join(None if finish else timeout)
+        for thread in self.threads:
+            thread.join(None if finish else timeout)
+        if self.shared is not None:
+            for item in self.items:
+                if self.runs[item.nodeid].cancelled():
+                    self.shared.write(item, self.runs[item.nodeid])
 
-    def _run_all(self, items: list[pytest.Item]) -> None:
-        for item in items:
+    def _run_queued(self) -> None:
+        while True:
+            try:
+                item = self.queue.get_nowait()
+            except queue.Empty:
+                return
             run = self.runs[item.nodeid]
             if not run.set_running_or_notify_cancel():
                 continue
@@ -79,10 +105,6 @@ class Runner:
                 run.set_exception(e)
             if self.shared is not None:
                 self.shared.write(item, run)
-        if self.shared is not None:
-            for item in items:
-                if self.runs[item.nodeid].cancelled():
-                    self.shared.write(item, self.runs[item.nodeid])
 
     def _arguments(self, item: pytest.Item) -> dict:
         params = getattr(getattr(item, "callspec", None), "params", {})

@@ -45,7 +45,7 @@ def _inprocess_time(request):
         yield None
         return
     stack = request.getfixturevalue("inproc")
-    with stack.driving():
+    with stack.driving(), stack.retiring():  # the test's games stop with it
         yield stack
 
 

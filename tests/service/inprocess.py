@@ -46,7 +46,7 @@ from rq.timeouts import TimerDeathPenalty
 from tests.service.svc_stack import ENVIRONMENT_LOCK, TEST_ENV, Verbs, driven_by, environment, openapi
 from workers.core import keys, settings
 from workers.core.settings import Settings
-from workers.core.store import Store
+from workers.core.store import TIMER, Store
 from workers.runtime import jobs
 
 
@@ -97,6 +97,13 @@ class _Worker(SimpleWorker):
         pass
 
 
+def _owner(entry: str) -> str:
+    """The id of what a schedule entry belongs to: ``table:id:seq:deadline`` or ``timer:name:id:n...``
+    (workers/core/store.py)."""
+    parts = entry.split(":")
+    return parts[2] if entry.startswith(TIMER) else parts[1]
+
+
 class InProcessStack:
     """The service in this process on ``redis_url``, with settings ``TEST_ENV`` (rate limits off,
     webhooks to loopback) plus ``env``, and a :class:`FakeClock` (``clock``; ``time.time`` for a
@@ -141,6 +148,20 @@ class InProcessStack:
             stack.enter_context(driven_by(self))
             self.settle()
             yield self
+
+    @contextmanager
+    def retiring(self):
+        """When the block ends, every deadline and timer of what had none scheduled when it began (the
+        games, resolutions and tournaments it made) is taken off the schedule.  A session's stack
+        serves many tests: without this, each game a test leaves running would reach its deadlines
+        again whenever a later test moves the fake clock on, and every later test would pay for it."""
+        before = {_owner(entry) for entry in self.store.r.zrange(keys.deadlines(), 0, -1)}
+        try:
+            yield self
+        finally:
+            left = [e for e in self.store.r.zrange(keys.deadlines(), 0, -1) if _owner(e) not in before]
+            if left:
+                self.store.r.zrem(keys.deadlines(), *left)
 
     def _use_settings(self) -> None:
         """Make ``settings.current()`` (read from the environment, then cached) this stack's: read it

@@ -42,7 +42,7 @@ def _ctrl_c(proc, base, cwd) -> None:
     assert "Stopped." in (cwd / "launch.log").read_text()
 
 
-@pytest.mark.background
+@pytest.mark.background(seconds=9)
 def test_embedded_redis_keeps_data_across_restarts(tmp_path):
     proc, base = _launch(tmp_path)
     try:
@@ -77,7 +77,7 @@ def test_uses_redis_url_when_given(tmp_path):
         stop(redis_proc)
 
 
-@pytest.mark.background
+@pytest.mark.background(seconds=12)
 def test_workers_option_and_dead_children_started_again_while_the_api_serves(tmp_path):
     service = Launcher(tmp_path, "--workers", "2").start()
     try:
@@ -114,7 +114,7 @@ def test_a_bad_setting_stops_the_launcher_at_once_and_says_which(tmp_path):
     assert "WORKER_MAINTENANCE_INTERVAL='five' is not a valid int" in service.log
 
 
-@pytest.mark.background
+@pytest.mark.background(seconds=12)
 def test_gives_up_after_repeated_failures_and_says_why(tmp_path):
     # a worker that cannot start: the interpreter of the worker, and only its, exits at start-up
     (tmp_path / "sitecustomize.py").write_text(
@@ -135,7 +135,7 @@ def test_a_role_alone_needs_the_shared_redis(tmp_path):
     assert "--role needs REDIS_URL" in service.log
 
 
-@pytest.mark.background
+@pytest.mark.background(seconds=7)
 def test_scheduler_roles_one_active_a_standby_takes_over_within_10_s_and_queues_the_deadlines(tmp_path):
     """Two ``--role scheduler`` on one Redis, as on two hosts: one holds the lock, the other stands
     by; the active one's host dies (SIGKILL, every process) and the standby is active within

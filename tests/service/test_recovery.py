@@ -65,7 +65,7 @@ def replaced(service: Launcher, kind: str, old: int) -> int:
                     f"the launcher to start a new {kind}")
 
 
-@pytest.mark.background
+@pytest.mark.background(seconds=10)
 def test_a_killed_scheduler_is_started_again_and_the_next_deadline_fires_within_10_s(tmp_path):
     service = Launcher(tmp_path).start()
     try:
@@ -83,7 +83,7 @@ def test_a_killed_scheduler_is_started_again_and_the_next_deadline_fires_within_
         assert service.stop() == 0, service.log
 
 
-@pytest.mark.background
+@pytest.mark.background(seconds=20)
 @pytest.mark.parametrize("what", ["the launcher", "every process"])
 def test_after_a_sigkill_of_the_service_deadlines_fire_within_10_s_of_the_restart(tmp_path, what):
     service = Launcher(tmp_path).start()
@@ -111,7 +111,7 @@ def test_after_a_sigkill_of_the_service_deadlines_fire_within_10_s_of_the_restar
         assert service.stop() == 0, service.log
 
 
-@pytest.mark.background
+@pytest.mark.background(seconds=12)
 def test_redis_killed_is_started_again_on_its_data_and_the_next_deadline_fires_within_10_s(tmp_path):
     service = Launcher(tmp_path).start()
     try:
@@ -152,7 +152,7 @@ def private_redis(tmp_path):
         yield url
 
 
-@pytest.mark.background
+@pytest.mark.background(seconds=24)
 def test_a_step_whose_worker_died_runs_again_within_30_s_and_counts_every_attempt(tmp_path):
     with own_redis(tmp_path) as private_redis:
         stack = Stack(private_redis, tmp_path, env={"RATE_LIMITS": "off"})  # the default recovery settings

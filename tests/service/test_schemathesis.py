@@ -38,7 +38,7 @@ EXAMPLES = examples(20)  # per operation: 20 in CI (tests/budget.py)
 SEED = 11
 
 
-@pytest.mark.background
+@pytest.mark.background(seconds=40)
 def test_schemathesis_finds_no_failure(tmp_path):
     from service.launch import start_redis, stop
 
