@@ -35,7 +35,8 @@ SPEC = ROOT / "openapi.yaml"
 # (tests/service/test_recovery.py checks the defaults instead.)
 TEST_ENV = {"WEBHOOK_HOSTS": "loopback",  # the tests' receivers; nothing generated reaches another host
             "ADJ_JOB_TIMEOUT": "10", "JOB_HEARTBEAT_TTL": "3", "WORKER_MAINTENANCE_INTERVAL": "1",
-            "LOG_LEVEL": "INFO", "RATE_LIMITS": "off"}
+            "LOG_LEVEL": "INFO", "RATE_LIMITS": "off",
+            "MAIL_MAP_WIDTH": "300"}  # the mails' maps: a small one is a PNG all the same, and quick to draw
 
 
 # Held while os.environ is changed for a moment (InProcessStack.driving) and while a copy of it is

@@ -13,7 +13,7 @@ from maps import render_png, render_svg
 from tests.service.mailkit import JUDGE, text
 from tests.service.mailkit import mail_service as mail_service_in
 from tests.service.svc_stack import wait_for
-from workers.core import keys
+from workers.core import keys, settings
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 ADDR = {p: f"{p.lower()}@players.test" for p in POWERS}
@@ -115,7 +115,7 @@ def test_a_whole_game_by_mail(mail):
     assert history[0]["orders"]["TURKEY"] == S1901["TURKEY"]
     # each results mail carries the map of the phase just adjudicated, its orders drawn (docs/maps.md)
     drawn = render_png(render_svg({"variant": "standard", **history[0]["position"]}, history[0]["results"],
-                                  title="by mail"), 1200)
+                                  title="by mail"), settings.current().mail_map_width)
     for power in POWERS:
         pictures = [a for a in relay.wait(ADDR[power], "Results of S1901M")[0].iter_attachments()
                     if a.get_content_type() == "image/png"]

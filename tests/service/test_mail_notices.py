@@ -11,7 +11,7 @@ import pytest
 from tests.service.gamekit import LONG, POWERS, SOLO_START, created_game, propose, vote
 from tests.service.mailkit import text
 from tests.service.mailkit import mail_service as mail_service_in
-from workers.core import keys
+from workers.core import keys, settings
 from workers.core.store import hash_token
 
 
@@ -40,7 +40,8 @@ def the_map(api, msg, gid: str, phase: str | None = None) -> None:
     """``msg`` carries the map it promises: one PNG, the game's map as the API draws it."""
     (png,) = pictures(msg)
     assert f"Attached: {png.get_filename()}, the map of" in text(msg)
-    query = f"?phase={phase}" if phase else ""
+    width = settings.current().mail_map_width  # the stack's (MAIL_MAP_WIDTH)
+    query = f"?width={width}" + (f"&phase={phase}" if phase else "")
     assert png.get_content() == api.get(f"/v1/games/{gid}/map.png{query}").content
 
 

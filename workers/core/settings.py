@@ -111,6 +111,7 @@ class Settings:
     smtp_port: int = env("SMTP_PORT", 0)
     smtp_host: str = env("SMTP_HOST", "127.0.0.1")  # the mail listener's address
     mail_max_bytes: int = env("MAIL_MAX_BYTES", 10 * 1024 * 1024)
+    mail_map_width: int = env("MAIL_MAP_WIDTH", 1200)  # px of the maps attached to mails
     # where people reach the pages (the sign-in links of mail); default http://HOST:PORT
     public_url: str | None = env("PUBLIC_URL")
     # webhooks

@@ -24,6 +24,7 @@ and the events listener that turns what happens at a game into messages.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import logging
@@ -184,21 +185,27 @@ def send(store, mid: str) -> JobOutcome:
     return JobOutcome.did(f"delivered to {where}")
 
 
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    """The TLS settings of every connection to the relay: made once a process, since reading the
+    system's certificates takes tens of milliseconds, more than sending a message."""
+    return ssl.create_default_context()
+
+
 def _relay(url: str, to: list[str], raw: str) -> dict:
     """Send through the relay; returns the recipients it refused permanently.  A
     temporary refusal or an unreachable relay raises, so the job is retried."""
     u = urlsplit(url)
     if u.scheme not in ("smtp", "smtps"):
         raise ValueError(f"SMTP_URL must start with smtp:// or smtps://, not {u.scheme}://")
-    context = ssl.create_default_context()
     if u.scheme == "smtps":
-        client = smtplib.SMTP_SSL(u.hostname, u.port or 465, timeout=SMTP_TIMEOUT, context=context)
+        client = smtplib.SMTP_SSL(u.hostname, u.port or 465, timeout=SMTP_TIMEOUT, context=_tls())
     else:
         client = smtplib.SMTP(u.hostname, u.port or 25, timeout=SMTP_TIMEOUT)
     with client:
         client.ehlo()
         if u.scheme == "smtp" and client.has_extn("starttls"):
-            client.starttls(context=context)
+            client.starttls(context=_tls())
             client.ehlo()
         if u.username:
             client.login(unquote(u.username), unquote(u.password or ""))

@@ -24,7 +24,6 @@ from ..core.records import GameRecord, HistoryEntry, PlayerRecord, TournamentRec
 from ..core.settings import current as settings
 from ..core.store import iso
 
-MAP_WIDTH = 1200  # the mails' maps, as GET /v1/games/{id}/map.png draws them
 
 
 # ---------------------------------------------------------------- the game as text
@@ -129,7 +128,7 @@ def proposal_terms(p: dict) -> str:
 def draw(g: GameRecord, position: dict, results: list[dict] | None = None) -> bytes:
     """The PNG of ``position`` of game ``g``, with ``results`` drawn as orders (docs/maps.md)."""
     svg = render_svg({"variant": g.variant, **position}, results, title=g.name or f"Game {g.id}")
-    return render_png(svg, MAP_WIDTH)
+    return render_png(svg, settings().mail_map_width)
 
 
 def position_at(r, g: GameRecord, seq: int) -> dict | None:
