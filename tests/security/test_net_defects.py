@@ -279,8 +279,8 @@ def test_5_maps_drawn_as_png_leave_health_answering(gunicorn_api):
     drawn all the time a health check takes under 0.2 s at the median and under 1 s at most."""
     body = {"variant": "standard", "phase": "S1901M", "units": {"FRANCE": ["A PAR", "F BRE"]}, "centers": {},
             "orders": {}}
-    until = time.monotonic() + 3
-    widths = iter(range(2400, 200, -1))  # a width of its own each time: nothing cached
+    until = time.monotonic() + 2
+    widths = iter(range(1600, 200, -1))  # a width of its own each time: nothing cached
 
     def draw() -> int:
         drawn = 0
