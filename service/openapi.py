@@ -8,10 +8,15 @@ from . import contract
 from .app import add_routes
 
 
-def main() -> None:
+def document() -> str:
+    """The document, from the routes of an application made for it alone."""
     app = Flask(__name__, static_folder=None)
     add_routes(app)
-    print(contract.document_yaml(app), end="")
+    return contract.document_yaml(app)
+
+
+def main() -> None:
+    print(document(), end="")
 
 
 if __name__ == "__main__":
