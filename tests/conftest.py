@@ -9,6 +9,10 @@
 
 The helpers behind them are in tests/service/svc_stack.py.
 
+The engines' scenario tests (tests/statecraft, game1630, nations, versailles; not their property
+tests, random states by the thousand) check as they run that every state the engine loads meets its
+kind's JSON schema (tests/state_schemas.py).
+
 The metrics of this test process (and of each xdist worker) go to a folder of its own, named
 before the service's modules are imported: a folder shared with another test process would add
 that process's counts to the ones a test reads.
@@ -19,6 +23,7 @@ import atexit
 import os
 import shutil
 import tempfile
+from pathlib import Path
 
 os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="test-metrics-")
 atexit.register(shutil.rmtree, os.environ["PROMETHEUS_MULTIPROC_DIR"], True)
@@ -61,3 +66,20 @@ def mail(mail_service):
     while the test runs."""
     with mail_service[1].driving(), mail_service[1].retiring():  # the test's games stop with it
         yield mail_service
+
+
+#: the folders of the engines' tests
+ENGINES = {"statecraft", "game1630", "nations", "versailles"}
+
+
+@pytest.fixture(autouse=True)
+def _states_meet_their_schemas(request):
+    """An engine's scenario test fails on a state the engine loads and its schema refuses."""
+    path = request.path
+    if path.parent.parent != Path(__file__).parent or path.parent.name not in ENGINES or "propert" in path.name:
+        yield
+        return
+    from tests.state_schemas import checked
+
+    with checked():
+        yield

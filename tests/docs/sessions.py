@@ -1,10 +1,14 @@
 """Shell sessions of the docs (``$ command`` lines, then what they print) run in one bash
-process, and what each command printed set beside what the docs show."""
+process, a command at a time, and what each command printed set beside what the docs show."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import select
 import subprocess
+import tempfile
+import time
 from pathlib import Path
 from typing import NamedTuple
 
@@ -36,14 +40,63 @@ def commands(text: str) -> list[Command]:
     return out
 
 
-def run(cmds: list[Command], cwd: Path, env: dict, timeout: float = 120) -> list[str]:
-    """What each command printed (stdout and stderr), in one bash process."""
-    mark = "printf '\\n<<<%d>>>\\n' "
-    script = "".join(f"{mark}{i}\n{c.text}\n" for i, c in enumerate(cmds)) + f"{mark}{len(cmds)}\n"
-    done = subprocess.run(["bash", "-c", script], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
-    parts = re.split(r"\n<<<\d+>>>\n", done.stdout)[1:-1]
-    assert len(parts) == len(cmds), (done.stdout[-2000:], done.stderr[-2000:])
-    return parts
+class Shell:
+    """One bash process fed a command at a time, so that its variables and functions last from one
+    command to the next.  It reads them from a pipe of its own: its commands' stdin is empty."""
+
+    def __init__(self, cwd: Path, env: dict):
+        script, self._script = os.pipe()
+        self.errors = tempfile.TemporaryFile()  # its stderr, for a failure's message
+        self.proc = subprocess.Popen(["bash", f"/dev/fd/{script}"], pass_fds=(script,), cwd=cwd, env=env,
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=self.errors)
+        os.close(script)
+        self._pending = b""  # read from stdout, not yet handed out
+        self._runs = 0
+
+    def run(self, text: str, timeout: float = 60) -> str:
+        """What the command ``text`` printed on stdout: it runs, then a marker is printed after it."""
+        self._runs += 1
+        mark = f"\n<<<{self._runs}>>>\n".encode()
+        os.write(self._script, f"{text}\nprintf '\\n<<<%d>>>\\n' {self._runs}\n".encode())
+        end = time.monotonic() + timeout
+        out = self.proc.stdout.fileno()
+        while mark not in self._pending:
+            left = end - time.monotonic()
+            chunk = os.read(out, 65536) if left > 0 and select.select([out], [], [], left)[0] else None
+            if not chunk:
+                raise AssertionError(f"{text!r} did not finish within {timeout} s (or bash ended):\n"
+                                     f"{self._pending[-2000:].decode(errors='replace')}\n{self.stderr()}")
+            self._pending += chunk
+        printed, self._pending = self._pending.split(mark, 1)
+        return printed.decode()
+
+    def stderr(self) -> str:
+        self.errors.seek(0)
+        return self.errors.read()[-2000:].decode(errors="replace")
+
+    def close(self) -> None:
+        os.close(self._script)  # the end of its script: it exits
+        self.proc.wait(10)
+        self.proc.stdout.close()
+        self.errors.close()
+
+
+def run(cmds: list[Command], cwd: Path, env: dict, timeout: float = 60, sleep=None) -> list[str]:
+    """What each command printed (stdout), in one bash process.  ``sleep``: a function that lets N
+    seconds pass (a fake clock's ``advance``), called for a ``sleep N`` instead of running it."""
+    shell = Shell(cwd, env)
+    try:
+        printed = []
+        for c in cmds:
+            pause = re.fullmatch(r"sleep (\d+(?:\.\d+)?)", c.text.strip())
+            if sleep is not None and pause:
+                sleep(float(pause[1]))
+                printed.append("")
+            else:
+                printed.append(shell.run(c.text, timeout))
+        return printed
+    finally:
+        shell.close()
 
 
 def _json(text: str):

@@ -1,13 +1,17 @@
-"""The curl sessions of docs/ run against a real service (tests/conftest.py's ``stack``: gunicorn,
-an RQ worker and the scheduler), in one bash process per page, with curl and jq: every command
-runs, and prints what the docs show, but for ids, tokens and times."""
+"""The curl sessions of docs/ run against an in-process service on a real Redis and a real HTTP
+server, its clock faked (tests/service/inprocess.py: ``InProcessStack``, ``serving``), in one bash
+process per page fed a command at a time, with curl and jq: every command runs, and prints what the
+docs show, but for ids, tokens and times.  A ``sleep N`` of a session is not run: the fake clock
+moves on by N seconds (and what fell due runs) instead."""
 from __future__ import annotations
 
-import os
 import re
 import shutil
 
 import pytest
+
+from tests.service.inprocess import serving
+from tests.service.svc_stack import environment
 
 from .blocks import DOCS, blocks
 from .sessions import Command, commands, compare, run
@@ -42,11 +46,12 @@ def page_commands(page: str, folder) -> list[Command]:
 
 
 @pytest.mark.parametrize("page", sorted(SESSIONS))
-def test_the_curl_session_prints_what_the_docs_show(page, stack, tmp_path):
+def test_the_curl_session_prints_what_the_docs_show(page, inproc, tmp_path):
     if not (shutil.which("curl") and shutil.which("jq")):
         pytest.skip("curl and jq are needed: apt-get install -y curl jq")
     cmds = page_commands(page, tmp_path)
-    cmds = [c._replace(text=re.sub(r"http://127\.0\.0\.1:\d+", stack.base, c.text)) for c in cmds]
-    printed = run(cmds, tmp_path, {**os.environ})
+    with serving(inproc) as base:
+        cmds = [c._replace(text=re.sub(r"http://127\.0\.0\.1:\d+", base, c.text)) for c in cmds]
+        printed = run(cmds, tmp_path, environment(), sleep=inproc.advance)
     problems = [f"$ {c.text.splitlines()[0]}\n    {d}" for c, p in zip(cmds, printed) for d in compare(c, p)]
     assert problems == [], "\n".join(problems)

@@ -1,40 +1,24 @@
 """Each resolution kind's ``state_schema`` (GET /v1/resolution-kinds) says what the
 engine accepts: checked with a JSON Schema validator against every example
-state in docs/ and every starting state the engines' test scenarios load, and
-read for keywords that mean nothing where they stand (a ``minLength`` on an
-object is ignored by every validator: a referee would not learn the limit)."""
+state in docs/ (and, as they run, against every state the engines' scenario
+tests load: tests/state_schemas.py), and read for keywords that mean nothing
+where they stand (a ``minLength`` on an object is ignored by every validator:
+a referee would not learn the limit)."""
 from __future__ import annotations
-
-import functools
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
 
 from adjudicator.kinds import KINDS
 from service.resolution_schemas import state_schema
+from tests.state_schemas import errors, validator
 
 from .blocks import blocks
 
-ROOT = Path(__file__).resolve().parents[2]
-#: the engines' scenario tests (not their property tests: random states, thousands of them)
-ENGINE_TESTS = [str(p.relative_to(ROOT)) for d in ("statecraft", "game1630", "nations", "versailles")
-                for p in sorted((ROOT / "tests" / d).glob("test_*.py")) if "propert" not in p.name]
 #: the keywords that apply to one JSON type only
 ONLY_FOR = {"minLength": "string", "maxLength": "string", "pattern": "string", "minItems": "array",
             "maxItems": "array", "uniqueItems": "array", "minProperties": "object", "maxProperties": "object",
             "minimum": "number", "maximum": "number"}
-
-
-@functools.cache
-def validator(kind: str) -> Draft202012Validator:
-    schema = state_schema(kind)
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
 
 
 def misplaced(node, where="") -> list[str]:
@@ -57,6 +41,11 @@ def misplaced(node, where="") -> list[str]:
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))
+def test_each_schema_is_a_json_schema(kind):
+    Draft202012Validator.check_schema(state_schema(kind))
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
 def test_each_keyword_of_the_schema_applies_where_it_stands(kind):
     assert misplaced(state_schema(kind)) == []
 
@@ -72,26 +61,7 @@ def test_the_docs_have_example_states_of_every_game():
 @pytest.mark.parametrize("block, body", EXAMPLES, ids=[f"{b.file}:{b.line}" for b, _body in EXAMPLES])
 def test_every_example_state_in_the_docs_meets_its_schema(block, body):
     KINDS[body["kind"]].load(body["state"])  # the engine takes it
-    errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator(body["kind"]).iter_errors(body["state"])]
-    assert errors == []
-
-
-def test_every_state_the_engine_tests_load_meets_its_schema(tmp_path):
-    """The engines' own test scenarios, run with a recorder of every state a procedure loads."""
-    record = tmp_path / "states.jsonl"
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n0", "-p", "tests.docs.record_states",
-                           "-p", "no:cacheprovider", *ENGINE_TESTS], cwd=ROOT, capture_output=True, text=True,
-                          env={**os.environ, "RECORD_STATES": str(record)}, timeout=900)
-    assert done.returncode == 0, done.stdout[-2000:]
-    seen: dict[str, int] = {}
-    failures = []
-    for line in sorted(set(record.read_text().splitlines())):
-        kind, state = json.loads(line)
-        seen[kind] = seen.get(kind, 0) + 1
-        for e in validator(kind).iter_errors(state):
-            failures.append(f"{kind}: {'/'.join(map(str, e.absolute_path))}: {e.message}")
-    assert failures[:20] == []
-    assert len(seen) >= len(KINDS) * 3 // 4 and sum(seen.values()) >= 300, (seen, sorted(set(KINDS) - set(seen)))
+    assert errors(body["kind"], body["state"]) == []
 
 
 SIZED = sorted(k for k in KINDS if k.split(".")[0] in ("statecraft", "nations"))

@@ -20,6 +20,9 @@ time (:meth:`InProcessStack.driving`): ``svc_stack.wait_for`` then advances the
 fake clock between polls instead of sleeping, so waiting for a 3-second
 deadline takes milliseconds.
 
+For a client in another process (curl in a shell), :func:`serving` puts the stack's application
+on a real HTTP server on a free port, in a thread; it too lets the stack settle after each request.
+
 RQ's scheduled jobs are kept by RQ in real time (a retry ``interval`` seconds
 after a failure is scheduled at the real time of the failure plus that), and
 released here when the fake clock reaches that time.  So that such a retry is
@@ -354,3 +357,37 @@ class InProcessApi(Verbs):
         """Another client of the same stack (a test client of its own, for another thread)."""
         return InProcessApi(self.stack)
 
+
+
+@contextmanager
+def serving(stack: InProcessStack, host: str = "127.0.0.1"):
+    """The stack's application on a real HTTP server (werkzeug's, one request at a time) on a free
+    port, in a thread, for clients in other processes (curl); yields its base URL.  Like
+    :class:`InProcessApi`, it lets the stack settle after each request, before the response goes
+    out: a client that has its answer finds the jobs the request queued done.  Responses are sent
+    whole, so an event stream (which never ends) is not for this server."""
+    from werkzeug.serving import WSGIRequestHandler, make_server
+
+    def settling(environ, start_response):
+        body = stack.app(environ, start_response)
+        try:
+            whole = b"".join(body)
+        finally:
+            if hasattr(body, "close"):
+                body.close()
+        stack.settle()
+        return [whole]
+
+    class Quiet(WSGIRequestHandler):
+        def log_request(self, *args, **kwargs):
+            pass  # no line per request (errors are still logged)
+
+    server = make_server(host, 0, settling, request_handler=Quiet)
+    thread = threading.Thread(target=server.serve_forever, name="inprocess-http", daemon=True)
+    thread.start()
+    try:
+        yield f"http://{host}:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join()
+        server.server_close()
