@@ -5,13 +5,21 @@
     python3 manage.py serve --workers 2   # extra arguments go to the launcher (python -m service.launch -h)
     python3 manage.py test    # the whole test suite (extra arguments go to pytest)
     python3 manage.py openapi   # the API's contract, generated from the routes (openapi.yaml is a snapshot of it)
-    python3 manage.py build-engine   # opt-in: the Diplomacy engine compiled with mypyc, in .build/
-    ADJUDICATOR_ENGINE=compiled python3 manage.py serve   # serve with it (built first if needed)
-    ADJUDICATOR_ENGINE=compiled python3 manage.py test tests/diplomacy   # test it
+    python3 manage.py build-engine   # compile the Diplomacy engine with mypyc now (serve and test do it on first use)
+    ADJUDICATOR_ENGINE=pure python3 manage.py test tests/diplomacy   # the pure-Python engine, nothing compiled
+    ADJUDICATOR_ENGINE=compiled python3 manage.py serve   # the compiled engine, or stop if it cannot be built
 
 Standard library only: it creates ``.venv`` beside this file and installs the
 project into it (again only when pyproject.toml has changed since), then runs
 the command with the virtual environment's Python.
+
+``serve`` and ``test`` run the Diplomacy engine compiled with mypyc when a C
+compiler and Python's headers are there: built on first use (about half a
+minute), cached by its source in ``~/.cache/adjudication-service/`` for every
+clone on the machine, and rebuilt only when that source changes.  Without a
+compiler, or when the build fails, they say why and run the pure-Python engine
+(``ADJUDICATOR_ENGINE``: ``auto``, the default, ``pure`` or ``compiled``;
+scripts/compiled_engine.py).
 """
 import hashlib
 import os
@@ -20,7 +28,7 @@ import sys
 import venv
 from pathlib import Path
 
-from scripts import compiled_engine  # the opt-in compiled Diplomacy engine
+from scripts import compiled_engine  # the Diplomacy engine compiled with mypyc, and its selection
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
@@ -45,7 +53,7 @@ def ensure_environment() -> None:
     pip = [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
     # on stderr, all of it: the standard output is the command's alone (``manage.py openapi > openapi.yaml``)
     subprocess.run([*pip, "--upgrade", "pip"], check=True, stdout=sys.stderr)
-    subprocess.run([*pip, "--editable", f"{ROOT}[test]"], check=True, stdout=sys.stderr)
+    subprocess.run([*pip, "--editable", f"{ROOT}[test,engine]"], check=True, stdout=sys.stderr)
     STAMP.write_text(wanted)
 
 
@@ -56,11 +64,14 @@ def main(argv: list[str]) -> int:
     ensure_environment()
     os.chdir(ROOT)
     env = dict(os.environ)
-    if argv[0] == "build-engine" or compiled_engine.wanted(env.get(compiled_engine.SELECT)):
-        compiled_engine.build(PYTHON)
-        if argv[0] == "build-engine":
-            return 0
-        env = compiled_engine.environ(env)
+    if argv[0] == "build-engine":
+        try:
+            compiled_engine.build(PYTHON)
+        except compiled_engine.BuildError as e:
+            raise SystemExit(f"the compiled Diplomacy engine cannot be built: {e}")
+        return 0
+    if argv[0] in ("serve", "test"):
+        env = compiled_engine.select(PYTHON, env)
     command = [str(PYTHON), *COMMANDS[argv[0]], *argv[1:]]
     try:
         return subprocess.call(command, env=env)

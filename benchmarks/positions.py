@@ -151,9 +151,10 @@ DATC_DIR = Path(__file__).resolve().parent.parent / "tests" / "diplomacy" / "dat
 _NEXT_KEYS = ("phase", "units", "centers", "dislodged", "contested", "retreat_options")
 
 
-def datc_phases() -> list[dict]:
+def datc_phases(every_case: bool = False) -> list[dict]:
     """Every step of the DATC cases (tests/diplomacy/datc) that MILA can play
-    too (the standard game, the 2000 convoy rule), as a full request each: a
+    too (the standard game, the 2000 convoy rule; ``every_case``: all of
+    them, other variants and rules included), as a full request each: a
     later step is played on the position our engine's previous step left, as
     tests/diplomacy/test_datc.py does.  Orders are kept as the cases write
     them (often English: "F North Sea - Picardy"); each request also carries
@@ -184,7 +185,7 @@ def datc_phases() -> list[dict]:
                 for r in response["results"][:given]:
                     mila_orders.setdefault(r["power"], []).append(r["order"])
                 rules = request.get("rules") or {}
-                if (request.get("variant", "standard") == "standard"
-                        and rules.get("convoy_disruption", "2000") == "2000"):
+                if every_case or (request.get("variant", "standard") == "standard"
+                                  and rules.get("convoy_disruption", "2000") == "2000"):
                     out.append({**request, "mila_orders": mila_orders})
     return out

@@ -40,6 +40,7 @@ from pathlib import Path
 
 import redis
 
+from adjudicator.diplomacy import is_compiled
 from workers.core import connection, settings
 
 RESTART_WINDOW = 30.0  # a child that ran this long before dying starts a new count of failures
@@ -315,6 +316,15 @@ def redis_for(config: settings.Settings, roles: list[str] | None) -> tuple[str |
     return None, ""
 
 
+def engine_line() -> str:
+    """Which Diplomacy engine this process (and the children it starts, same environment) runs,
+    and why when it is the pure one (manage.py says why in ADJUDICATOR_ENGINE_REASON)."""
+    if is_compiled():
+        return "Diplomacy engine: compiled (mypyc)"
+    reason = os.environ.get("ADJUDICATOR_ENGINE_REASON") or "the compiled build is not selected (manage.py selects it)"
+    return f"Diplomacy engine: pure Python ({reason})"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Start the whole service: Redis (embedded unless REDIS_URL), "
                                                  "the API, the workers and the scheduler (docs/service.md); "
@@ -336,6 +346,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.roles and "mail" in args.roles and not config.smtp_port:
         parser.error("--role mail needs SMTP_PORT")
     roles = set(args.roles or ROLES)
+    print(engine_line(), flush=True)
     host, port = config.host, config.port
     env = dict(os.environ)
     # Prometheus multiprocess files: one directory per run, shared by every child (/metrics adds them up)

@@ -31,7 +31,12 @@ atexit.register(shutil.rmtree, os.environ["PROMETHEUS_MULTIPROC_DIR"], True)
 import pytest  # noqa: E402
 import redis  # noqa: E402
 
+from service.launch import engine_line  # noqa: E402
 from tests.service.svc_stack import Api, Stack, redis_server  # noqa: E402
+
+
+def pytest_report_header(config):
+    return engine_line()  # compiled (mypyc) or pure Python, and why (scripts/compiled_engine.py)
 
 
 @pytest.fixture(scope="session")

@@ -184,3 +184,10 @@ def powers_to_order(position: dict) -> list[str]:
     req = dict(position)
     req["orders"] = {}
     return ordering_powers(read_position(req))
+
+
+def is_compiled() -> bool:
+    """Whether this process runs the compiled build of the engine (mypyc,
+    scripts/compiled_engine.py): its modules are then extension modules."""
+    from . import engine
+    return not engine.__file__.endswith(".py")

@@ -1,9 +1,14 @@
-"""The opt-in compiled engine's selection (scripts/compiled_engine.py), without compiling.
+"""The compiled engine (scripts/compiled_engine.py): its selection, and its answers against the pure engine's.
 
-Whether the compiled build answers as the pure engine does is checked on the
-whole benchmark mix by benchmarks/diplomacy_bench.py (byte for byte, every
-round), and by this folder's tests run through it:
-``ADJUDICATOR_ENGINE=compiled python3 manage.py test tests/diplomacy``.
+* The selection: ``ADJUDICATOR_ENGINE`` read; what ``manage.py serve`` and
+  ``manage.py test`` decide (:func:`compiled_engine.select`, run in a process
+  of its own as manage.py runs it) without a C compiler, without compiling; a
+  stand-in build laid out as the real one and imported as the real one is.
+* The answers: when the session runs one engine and the other is at hand (the
+  compiled build when the pure engine runs only if it is built already), every
+  DATC step of tests/diplomacy/datc and the phases of a few random games, through
+  both, compared byte for byte.  The benchmark (benchmarks/diplomacy_bench.py)
+  compares them on its whole mix too, and CI runs this folder through each engine.
 """
 import json
 import os
@@ -14,18 +19,24 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.diplomacy import adjudicate, initial_position
+from adjudicator.diplomacy import adjudicate, initial_position, is_compiled
+from adjudicator.diplomacy.__main__ import _codec
+from benchmarks.positions import datc_phases, game_phases
 from scripts import compiled_engine
 
 ROOT = Path(__file__).resolve().parents[2]
 WHERE = ("import adjudicator.diplomacy.engine as d, adjudicator.statecraft as s; "
          "print(d.__file__); print(s.__file__)")
+SELECT = ("import json, os, sys\nfrom scripts import compiled_engine as c\n"
+          "env = c.select(sys.executable, dict(os.environ))\n"
+          "print(json.dumps({k: env.get(k) for k in ('PYTHONPATH', c.REASON)}))")
 
 
-def clean_env() -> dict[str, str]:
+def clean_env(**extra: str) -> dict[str, str]:
     """This process's environment without any engine selection in it."""
-    return {k: v for k, v in os.environ.items()
-            if k not in ("PYTHONPATH", compiled_engine.SELECT)}
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", compiled_engine.SELECT, compiled_engine.REASON)}
+    return {**env, **extra}
 
 
 def where(env: dict[str, str]) -> list[Path]:
@@ -34,37 +45,79 @@ def where(env: dict[str, str]) -> list[Path]:
     return [Path(line) for line in out.splitlines()]
 
 
+def select(**env: str) -> subprocess.CompletedProcess:
+    """manage.py's choice of engine, in a process of its own with ``env``."""
+    return subprocess.run([sys.executable, "-c", SELECT], capture_output=True, text=True, cwd=ROOT,
+                          env=clean_env(**env), timeout=120)
+
+
 def test_no_extension_module_lies_in_the_source_tree():
     # Python would import one before the .py beside it
     assert [p for p in (ROOT / "adjudicator").rglob("*") if p.suffix in (".so", ".pyd")] == []
 
 
-def test_without_the_opt_in_the_pure_engine_is_imported():
+def test_without_a_selection_the_pure_engine_is_imported():
     engine, statecraft = where(clean_env())
     assert engine == ROOT / "adjudicator" / "diplomacy" / "engine.py"
     assert statecraft == ROOT / "adjudicator" / "statecraft" / "__init__.py"
 
 
-@pytest.mark.parametrize("value, compiled", [(None, False), ("", False), ("pure", False),
-                                             ("compiled", True)])
-def test_the_variable_selects(value, compiled):
-    assert compiled_engine.wanted(value) is compiled
+@pytest.mark.parametrize("value, mode", [(None, "auto"), ("", "auto"), ("auto", "auto"), ("pure", "pure"),
+                                         ("compiled", "compiled")])
+def test_the_variable_selects(value, mode):
+    assert compiled_engine.mode(value) == mode
 
 
 def test_an_unknown_engine_is_refused():
-    with pytest.raises(SystemExit, match="'pure' or 'compiled'"):
-        compiled_engine.wanted("fast")
+    with pytest.raises(SystemExit, match="'auto', 'pure' or 'compiled'"):
+        compiled_engine.mode("fast")
 
 
-def test_the_opt_in_imports_the_build_folder_first_and_the_rest_from_the_source(tmp_path):
-    # a stand-in for a build: the engine's source in a folder laid out as the build's
-    out = tmp_path / "engine"
-    shutil.copytree(ROOT / "adjudicator" / "diplomacy", out / "adjudicator" / "diplomacy",
+def test_pure_builds_nothing(tmp_path):
+    done = select(ADJUDICATOR_ENGINE="pure", XDG_CACHE_HOME=str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"PYTHONPATH": None, compiled_engine.REASON: "ADJUDICATOR_ENGINE=pure"}
+    assert list(tmp_path.iterdir()) == [] and done.stderr == ""
+
+
+@pytest.mark.parametrize("missing", [{"CC": "/nowhere/cc"}, {"CC": "", "PATH": "/nowhere"}],
+                         ids=["CC names no program", "no compiler on PATH"])
+def test_auto_without_a_compiler_falls_back_to_the_pure_engine(tmp_path, missing):
+    # an empty cache: no build to take, so the compiler is needed
+    done = select(XDG_CACHE_HOME=str(tmp_path), **missing)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["PYTHONPATH"] is None
+    assert answer[compiled_engine.REASON].startswith("not compiled: no C compiler (")
+    assert "not found" in done.stderr and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1  # one line says why
+
+
+def test_compiled_without_a_compiler_stops_and_says_why(tmp_path):
+    done = select(ADJUDICATOR_ENGINE="compiled", XDG_CACHE_HOME=str(tmp_path), CC="/nowhere/cc")
+    assert done.returncode == 1 and done.stdout == ""
+    assert "cannot be built: no C compiler (/nowhere/cc not found)" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_cached_build_needs_no_compiler():
+    if not compiled_engine.is_built(sys.executable):
+        pytest.skip("the compiled engine is not built from this source here")
+    done = select(CC="/nowhere/cc")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert json.loads(done.stdout) == {"PYTHONPATH": str(compiled_engine.OUT), compiled_engine.REASON: None}
+
+
+def test_the_selection_imports_the_build_first_and_the_rest_from_the_source(tmp_path):
+    # a stand-in for a build: the engine's source in a cache folder laid out as the build's
+    entry, out = tmp_path / "cache" / "stamp", tmp_path / "checkout-build"
+    shutil.copytree(ROOT / "adjudicator" / "diplomacy", entry / "adjudicator" / "diplomacy",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    compiled_engine.write_selection(out)
+    out.mkdir()
+    compiled_engine.write_selection(out, entry)
     env = compiled_engine.environ(clean_env(), out)
     engine, statecraft = where(env)  # run in the source tree, which -c puts first on sys.path
-    assert engine == out / "adjudicator" / "diplomacy" / "engine.py"
+    assert engine == entry / "adjudicator" / "diplomacy" / "engine.py"
     assert statecraft == ROOT / "adjudicator" / "statecraft" / "__init__.py"
     request = dict(initial_position(), orders={"FRANCE": ["A PAR - BUR"]})
     done = subprocess.run([sys.executable, "-m", "adjudicator.diplomacy"], cwd=ROOT, env=env,
@@ -74,7 +127,45 @@ def test_the_opt_in_imports_the_build_folder_first_and_the_rest_from_the_source(
 
 
 def test_a_build_of_other_source_is_not_taken_for_this_one(tmp_path):
-    (tmp_path / compiled_engine.STAMP).write_text("a build of other source")
-    assert not compiled_engine.is_built(sys.executable, tmp_path)
-    (tmp_path / compiled_engine.STAMP).write_text(compiled_engine.source_stamp(sys.executable))
-    assert compiled_engine.is_built(sys.executable, tmp_path)
+    entry, other, out = tmp_path / "this", tmp_path / "other", tmp_path / "out"
+    for folder in (entry, other, out):
+        folder.mkdir()
+    (entry / compiled_engine.STAMP).write_text("this")
+    assert not compiled_engine.is_selected(out, entry)
+    compiled_engine.write_selection(out, other)
+    assert not compiled_engine.is_selected(out, entry)
+    compiled_engine.write_selection(out, entry)
+    assert compiled_engine.is_selected(out, entry)
+    shutil.rmtree(entry)  # the cache emptied
+    assert not compiled_engine.is_selected(out, entry)
+
+
+def corpus() -> list[bytes]:
+    """Every DATC step and the phases of three random games, as JSON lines."""
+    requests = [{k: v for k, v in r.items() if k != "mila_orders"} for r in datc_phases(every_case=True)]
+    requests += [r for seed in (1, 2, 3) for game in game_phases(150, seed=seed) for r in game]
+    return [json.dumps(r).encode() for r in requests]
+
+
+def test_the_compiled_engine_answers_as_the_pure_one_byte_for_byte():
+    if is_compiled():
+        other = "pure"
+        env = clean_env()  # PYTHONPATH without the build: the source tree's engine
+    elif compiled_engine.is_built(sys.executable):
+        other = "compiled"
+        env = compiled_engine.environ(clean_env())
+    else:
+        pytest.skip("the pure engine runs and the compiled one is not built here: nothing to compare")
+    lines = corpus()
+    loads, dumps, _bad_json = _codec()
+    here = [dumps(adjudicate(loads(line))) for line in lines]
+    done = subprocess.run([sys.executable, "-m", "adjudicator.diplomacy"], cwd=ROOT, env=env,
+                          input=b"\n".join(lines) + b"\n", capture_output=True, timeout=120, check=True)
+    there = done.stdout.splitlines()
+    assert len(there) == len(lines)
+    differ = [i for i, (a, b) in enumerate(zip(here, there)) if a != b]
+    assert not differ, (f"{len(differ)} of {len(lines)} answers differ (the {other} engine in a subprocess), "
+                        f"first for {lines[differ[0]][:300]!r}:\n  here:  {here[differ[0]][:500]!r}\n"
+                        f"  there: {there[differ[0]][:500]!r}")
+    # and the subprocess ran the other engine
+    assert where(env)[0].suffix == (".py" if other == "pure" else ".so")
