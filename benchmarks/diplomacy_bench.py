@@ -99,7 +99,8 @@ def warm_up(src: Path) -> None:
     where = subprocess.run(
         CLI[:1] + ["-c", "import adjudicator.diplomacy.engine as e; print(e.__file__)"],
         capture_output=True, check=True, text=True, cwd=src, env=engine_env(src)).stdout.strip()
-    if not Path(where).resolve().is_relative_to(src.resolve()):
+    # the compiled build's modules are in the user's cache, which src (this checkout's selection) names
+    if src != compiled_engine.OUT and not Path(where).resolve().is_relative_to(src.resolve()):
         raise SystemExit(f"the engine in {src} is shadowed by {where}")
     if (src == compiled_engine.OUT) != (not where.endswith(".py")):
         raise SystemExit(f"the engine in {src} is {where}")
@@ -203,7 +204,10 @@ def main() -> None:
 
     engines = {"pure engine": ROOT}
     if args.compiled:
-        compiled_engine.build(sys.executable)
+        try:
+            compiled_engine.build(sys.executable)
+        except compiled_engine.BuildError as e:
+            raise SystemExit(f"the compiled engine cannot be built: {e}")
     if compiled_engine.is_built(sys.executable):
         engines["compiled engine"] = compiled_engine.OUT
     else:
