@@ -49,6 +49,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -198,11 +199,20 @@ def build(python: Path | str = sys.executable, out: Path = OUT,
             entry = root / source_stamp(python)
             if not (entry / STAMP).exists():
                 compile_into(python, entry, env)
+                forget_unused(root)
             if not is_selected(out, entry):
                 write_selection(out, entry)
+            os.utime(entry / STAMP)  # used now (forget_unused)
     except OSError as e:
         raise BuildError(f"{e.strerror or e}: {e.filename}") from None
     return out
+
+
+def forget_unused(root: Path, days: int = 30) -> None:
+    """Remove the builds in the cache no checkout has used for ``days``."""
+    for stamp in root.glob(f"*/{STAMP}"):
+        if stamp.stat().st_mtime < time.time() - days * 86400:
+            shutil.rmtree(stamp.parent, ignore_errors=True)
 
 
 def compile_into(python: Path | str, entry: Path, env: dict[str, str] | os._Environ) -> None:
@@ -273,6 +283,6 @@ def select(python: Path | str, base: dict[str, str]) -> dict[str, str]:
     except BuildError as e:
         if wanted == "compiled":
             raise SystemExit(f"{SELECT}=compiled, but the compiled Diplomacy engine cannot be built: {e}")
-        print(f"Diplomacy engine: pure Python, the compiled build is not possible here: {e}",
+        print(f"Diplomacy engine: pure Python, not compiled: {e}",
               file=sys.stderr, flush=True)
         return {**base, REASON: f"not compiled: {e}"}

@@ -169,3 +169,15 @@ def test_the_compiled_engine_answers_as_the_pure_one_byte_for_byte():
                         f"  there: {there[differ[0]][:500]!r}")
     # and the subprocess ran the other engine
     assert where(env)[0].suffix == (".py" if other == "pure" else ".so")
+
+
+def test_auto_falls_back_when_the_build_fails(tmp_path):
+    # a compiler that fails: mypyc runs, then every C file fails to compile
+    done = select(XDG_CACHE_HOME=str(tmp_path), CC="false")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["PYTHONPATH"] is None
+    assert answer[compiled_engine.REASON].startswith("not compiled: mypyc failed (")
+    assert "Traceback" not in done.stderr
+    # nothing half-built is left for a later run to take
+    assert [p.name for p in (tmp_path / "adjudication-service" / "diplomacy-engine").iterdir()] == ["lock"]
