@@ -153,8 +153,11 @@ def selection(entry: Path) -> dict[str, str]:
         + f"__path__[:] = [{str(entry / 'adjudicator')!r}, {str(source_init.parent)!r}]\n",
         "sitecustomize.py":
         '"""Written by scripts/compiled_engine.py: adjudicator is this folder\'s package,\n'
-        'whose diplomacy is the compiled engine, whatever is put on sys.path later."""\n'
-        f"import sys\nsys.path.append({str(entry)!r})  # mypyc's shared library\n"
+        'whose diplomacy is the compiled engine, wherever this folder is on sys.path and\n'
+        'whatever is put there later."""\n'
+        "import os\nimport sys\n"
+        "sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))\n"
+        f"sys.path.append({str(entry)!r})  # mypyc's shared library\n"
         "import adjudicator  # noqa: E402,F401\n"}
 
 
@@ -190,13 +193,20 @@ def build(python: Path | str = sys.executable, out: Path = OUT,
     """Make ``out`` select a build of the source as it is now, compiling one
     with ``python`` (a virtual environment's, with mypy) into the cache unless
     it holds one already.  Raises :class:`BuildError`."""
-    root = cache_root(env)
     try:
+        root = cache_root(env)
+        entry = root / source_stamp(python)
+        if is_selected(out, entry):  # the usual case: no lock to wait for
+            os.utime(entry / STAMP)  # used now (forget_unused)
+            return out
         root.mkdir(parents=True, exist_ok=True)
         out.parent.mkdir(parents=True, exist_ok=True)
         with (root / "lock").open("a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # a second first use waits for the first's build
-            entry = root / source_stamp(python)
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:  # a second first use waits for the first's build
+                print(f"waiting for the Diplomacy engine's build under way in {root}", file=sys.stderr, flush=True)
+                fcntl.flock(lock, fcntl.LOCK_EX)
             if not (entry / STAMP).exists():
                 compile_into(python, entry, env)
                 forget_unused(root)
@@ -205,6 +215,8 @@ def build(python: Path | str = sys.executable, out: Path = OUT,
             os.utime(entry / STAMP)  # used now (forget_unused)
     except OSError as e:
         raise BuildError(f"{e.strerror or e}: {e.filename}") from None
+    except (subprocess.CalledProcessError, RuntimeError) as e:  # a broken environment, no home folder
+        raise BuildError(str(e)) from None
     return out
 
 

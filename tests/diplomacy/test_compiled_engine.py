@@ -124,6 +124,9 @@ def test_the_selection_imports_the_build_first_and_the_rest_from_the_source(tmp_
                           input=json.dumps(request) + "\n", capture_output=True, text=True,
                           timeout=60, check=True)
     assert json.loads(done.stdout) == adjudicate(request)
+    # the source tree first on PYTHONPATH too (as the tests' service stack starts its processes)
+    behind = {**env, "PYTHONPATH": os.pathsep.join([str(ROOT), str(out)])}
+    assert where(behind) == [engine, statecraft]
 
 
 def test_a_build_of_other_source_is_not_taken_for_this_one(tmp_path):
