@@ -184,3 +184,15 @@ def test_auto_falls_back_when_the_build_fails(tmp_path):
     assert "Traceback" not in done.stderr
     # nothing half-built is left for a later run to take
     assert [p.name for p in (tmp_path / "adjudication-service" / "diplomacy-engine").iterdir()] == ["lock"]
+
+
+def test_the_launcher_says_which_engine_runs_and_why():
+    def line(env: dict[str, str]) -> str:
+        return subprocess.run([sys.executable, "-c", "from service.launch import engine_line; print(engine_line())"],
+                              capture_output=True, text=True, cwd=ROOT, env=env, timeout=60, check=True).stdout.strip()
+
+    assert line(clean_env(ADJUDICATOR_ENGINE_REASON="ADJUDICATOR_ENGINE=pure")) == \
+        "Diplomacy engine: pure Python (ADJUDICATOR_ENGINE=pure)"
+    assert line(clean_env()).startswith("Diplomacy engine: pure Python (the compiled build is not selected")
+    if compiled_engine.is_built(sys.executable):
+        assert line(compiled_engine.environ(clean_env())) == "Diplomacy engine: compiled (mypyc)"

@@ -48,6 +48,7 @@ def test_embedded_redis_keeps_data_across_restarts(tmp_path):
     try:
         out = (tmp_path / "launch.log").read_text()
         assert f"API:  {base}/v1" in out and f"Docs: {base}/docs" in out and "embedded" in out
+        assert out.startswith("Diplomacy engine: ")  # its first line (PYTHONPATH here: the source, pure)
         assert requests.get(f"{base}/docs", timeout=5).status_code == 200
         gid = requests.post(f"{base}/v1/games", json={}, timeout=5).json()["game"]["id"]
     finally:
