@@ -66,9 +66,10 @@ REASON = "ADJUDICATOR_ENGINE_REASON"
 COMPILED = ("adjustments.py", "board.py", "codes.py", "engine.py", "movement.py", "orders.py",
             "position.py", "resolver.py", "retreats.py", "variants.py")
 #: How mypyc builds, chosen by timing the build and the benchmark
-#: (docs/diplomacy.md): a C file per module, compiled two at a time, -O2
-#: and no debug information.
+#: (docs/diplomacy.md): a C file per module, compiled on every core at once,
+#: -O2 and no debug information.
 SETUP = """\
+import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from setuptools import setup
@@ -79,10 +80,13 @@ one_by_one = CCompiler.compile
 
 
 def compile_in_parallel(self, sources, *args, **kwargs):
-    # setuptools compiles an extension's C files one after the other
-    with ThreadPoolExecutor(max(2, min(4, len(sources)))) as pool:
-        done = pool.map(lambda source: one_by_one(self, [source], *args, **kwargs), sources)
-        return [obj for objects in done for obj in objects]
+    # setuptools compiles an extension's C files one after the other: here on every core, the
+    # largest first (the last to finish sets the time), the objects in the sources' order
+    largest_first = sorted(sources, key=lambda source: -os.path.getsize(source))
+    with ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        done = dict(zip(largest_first, pool.map(lambda source: one_by_one(self, [source], *args, **kwargs),
+                                                largest_first)))
+    return [obj for source in sources for obj in done[source]]
 
 
 CCompiler.compile = compile_in_parallel

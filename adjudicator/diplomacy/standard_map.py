@@ -6,7 +6,7 @@ checked once per process by :mod:`adjudicator.diplomacy.board`.
 """
 
 # id, name, kind, supply centre ("" | "neutral" | home power), army, fleet
-PROVINCES = (
+PROVINCES: tuple[tuple[str, str, str, str, str, str], ...] = (  # of any length: mypyc keeps it an object
     ('ADR', 'Adriatic Sea', 'sea', '', '', 'ALB APU ION TRI VEN'),
     ('AEG', 'Aegean Sea', 'sea', '', '', 'BUL/SC CON EAS GRE ION SMY'),
     ('ALB', 'Albania', 'coastal', '', 'GRE SER TRI', 'ADR GRE ION TRI'),
