@@ -29,11 +29,15 @@ package ``adjudicator`` whose ``__path__`` is the cache's ``adjudicator``
 (its ``diplomacy`` is the compiled engine) and then this checkout's source (every
 other engine, ``adjudicator.statecraft``, ...), and a ``sitecustomize.py``.  A
 process uses the compiled engine only when started with that folder on
-``PYTHONPATH`` (:func:`environ`).  Python runs its ``sitecustomize.py`` at
-start-up, which puts the cache folder on ``sys.path`` (mypyc's shared library
-is a top-level module) and imports ``adjudicator`` from there at once: later
-changes to ``sys.path`` that put the source tree first (``python -m`` run in
-it, gunicorn's and pytest's own inserts) then no longer matter.
+``PYTHONPATH`` (:func:`environ`), wherever there.  Python runs its
+``sitecustomize.py`` at start-up, which puts that folder first on ``sys.path``
+and the cache folder last (mypyc's shared library is a top-level module) and
+imports ``adjudicator`` at once: the source tree put first on ``sys.path``,
+before (a ``PYTHONPATH`` that names it first) or later (``python -m`` run in
+it, gunicorn's and pytest's own inserts), then no longer matters.
+
+A build's output is in ``.build/diplomacy-engine-build.log``; builds no
+checkout has used for 30 days leave the cache when a new one is made.
 
 Standard library only: ``manage.py`` imports it before the virtual
 environment exists.
@@ -137,8 +141,9 @@ def source_stamp(python: Path | str = sys.executable) -> str:
     for path in [Path(__file__), *sorted(SOURCE.glob("*.py"))]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     versions = subprocess.run(
-        [str(python), "-c", "import sys, sysconfig\ntry:\n import mypy.version as v; m = v.__version__\n"
-         "except ImportError:\n m = None\nprint(sys.version, sysconfig.get_config_var('EXT_SUFFIX'), m)"],
+        [str(python), "-c", ("import sys, sysconfig\ntry:\n import mypy.version as v; m = v.__version__\n"
+                             "except ImportError:\n m = None\n"
+                             "print(sys.version, sysconfig.get_config_var('EXT_SUFFIX'), m)")],
         capture_output=True, text=True, check=True).stdout
     digest.update(versions.encode())
     return digest.hexdigest()
@@ -236,7 +241,7 @@ def compile_into(python: Path | str, entry: Path, env: dict[str, str] | os._Envi
     missing = missing_toolchain(env)
     if missing:
         raise BuildError(missing)
-    if subprocess.run([str(python), "-c", "import mypyc"], capture_output=True).returncode:
+    if subprocess.run([str(python), "-c", "import mypyc"], capture_output=True, check=False).returncode:
         raise BuildError(f"mypyc is not installed in {python}'s environment")
     staging = Path(tempfile.mkdtemp(prefix=".staging.", dir=entry.parent))
     try:
@@ -249,7 +254,7 @@ def compile_into(python: Path | str, entry: Path, env: dict[str, str] | os._Envi
         print(f"compiling the Diplomacy engine with mypyc into {entry} (once for this source)",
               file=sys.stderr, flush=True)
         done = subprocess.run([str(python), "setup.py", *(f"adjudicator/diplomacy/{m}" for m in COMPILED)],
-                              cwd=staging, env=dict(env), capture_output=True, text=True)
+                              cwd=staging, env=dict(env), capture_output=True, text=True, check=False)
         LOG.parent.mkdir(parents=True, exist_ok=True)
         LOG.write_text(done.stdout + done.stderr)
         if done.returncode != 0:

@@ -47,7 +47,7 @@ def where(env: dict[str, str]) -> list[Path]:
 
 def select(**env: str) -> subprocess.CompletedProcess:
     """manage.py's choice of engine, in a process of its own with ``env``."""
-    return subprocess.run([sys.executable, "-c", SELECT], capture_output=True, text=True, cwd=ROOT,
+    return subprocess.run([sys.executable, "-c", SELECT], check=False, capture_output=True, text=True, cwd=ROOT,
                           env=clean_env(**env), timeout=120)
 
 
