@@ -2,7 +2,7 @@
 
 Every test runs in every run; what changes is the size of the random campaigns
 (Hypothesis examples, the schemathesis run). A newcomer's ``python3 manage.py
-test`` runs each campaign at a fifth of its size, so that the whole suite stays
+test`` runs each campaign at a tenth of its size, so that the whole suite stays
 quick; CI sets ``DEEP_TESTS=1`` and runs them whole (.ci/run).
 """
 from __future__ import annotations
@@ -13,5 +13,5 @@ DEEP = os.environ.get("DEEP_TESTS") == "1"
 
 
 def examples(full: int) -> int:
-    """A campaign's number of examples: ``full`` in CI, a fifth of it (at least 5) otherwise."""
-    return full if DEEP else max(5, full // 5)
+    """A campaign's number of examples: ``full`` in CI, a tenth of it (at least 5) otherwise."""
+    return full if DEEP else max(5, full // 10)
