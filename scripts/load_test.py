@@ -9,6 +9,11 @@
     python scripts/load_test.py --games 1000 --workers 1 --bots missed --bot-budget 50
                                    # every game has one power the bot orders at the deadline
 
+With the compiled engine, as ``manage.py serve`` runs it where a C compiler is there (its build
+selected by ``python3 manage.py build-engine``):
+
+    PYTHONPATH=.build/diplomacy-engine .venv/bin/python scripts/load_test.py --games 1000 --workers 1 --durable
+
 Without --base it starts its own service exactly as ``python -m service.launch``
 does (gunicorn, ``--workers`` workers, the scheduler) against a private
 redis-server on a free port.  It then
@@ -88,7 +93,11 @@ def start_service(workers: int, durable: bool, tree: Path = ROOT, bot_budget: in
     tmp = Path(tempfile.mkdtemp(prefix="loadtest-"))
     redis_proc, url = start_redis(tmp / "redis", persist=durable)
     port = free_port()
-    env = {**os.environ, "REDIS_URL": url, "PYTHONPATH": str(tree), "LOG_LEVEL": "WARNING", "RATE_LIMITS": "off"}
+    # this tree's service runs the engine this process was started with (the compiled build's selection on
+    # PYTHONPATH, as manage.py serve starts it); a baseline's checkout, its own source
+    path = [str(tree)] + ([os.environ["PYTHONPATH"]] if tree == ROOT and os.environ.get("PYTHONPATH") else [])
+    env = {**os.environ, "REDIS_URL": url, "PYTHONPATH": os.pathsep.join(path), "LOG_LEVEL": "WARNING",
+           "RATE_LIMITS": "off"}
     if bot_budget is not None:
         env["BOT_DEADLINE_BUDGET"] = str(bot_budget)
     log = open(tmp / "service.log", "w")
@@ -200,6 +209,9 @@ def run(args, tree: Path = ROOT) -> dict:
         base, shutdown, tmp, redis_url = start_service(args.workers, args.durable, tree, args.bot_budget)
         print(f"service started at {base} with {args.workers} worker(s)"
               f"{', Redis fsyncing every write' if args.durable else ''} (logs in {tmp})")
+        if tree == ROOT:
+            from service.launch import engine_line
+            print(engine_line())
     local = threading.local()
 
     def session() -> requests.Session:
