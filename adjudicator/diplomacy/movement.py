@@ -141,11 +141,11 @@ class Order:
     tprov: Any
     dest: Any
     dprov: Any
+    moved: Any  # a move's unit once it has moved (made once, with the order)
     via: bool
     text: str | None
     reason: str | None
     canon: str | None
-    moved: Unit | None  # a move's unit once it has moved (made once, with the order)
 
     def __init__(self, kind: str, unit: Unit, dest: str | None = None, tprov: str | None = None,
                  via: bool = False, text: str | None = None, canon: str | None = None,
@@ -160,7 +160,7 @@ class Order:
         self.text = text
         self.reason = reason  # not None: invalid, kept as a hold
         self.canon = canon
-        self.moved = make_unit(unit.power, unit.type, dest) if kind == "M" else None
+        self.moved = make_unit(unit.power, unit.type, dest) if kind == "M" and dest else None
 
     def changed(self, *, via: bool | None = None, reason: str | None = None) -> Order:
         """A copy, convoyed or made invalid."""
