@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from .adjustments import Adjustments
 from .board import BOARD
-from .bot import bot_orders
 from .engine import adjudicate
 from .movement import Legality, canonical
 from .options import board_data, options, options_by_power, ordering_powers
@@ -27,6 +26,15 @@ from .variants import VARIANT_TABLE, VARIANTS
 __all__ = ["adjudicate", "RequestError", "initial_position", "variant_info", "VARIANTS",
            "check_orders", "OrderChecker", "powers_to_order", "options", "options_by_power", "board_data",
            "bot_orders"]
+
+
+def __getattr__(name: str):
+    # The bot is imported on first use (PEP 562): the batch CLI, which only
+    # adjudicates, starts without it.
+    if name == "bot_orders":
+        from .bot import bot_orders
+        return bot_orders
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _variant(variant: str):

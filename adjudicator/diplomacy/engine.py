@@ -15,7 +15,7 @@ from .board import BOARD
 from .codes import Code, not_carried_out
 from .movement import Movement, Order, read_orders
 from .orders import REPEAT, written
-from .position import Position, Unit, make_unit, read_position
+from .position import Position, Unit, read_position
 from .retreats import Retreats, retreat_options
 
 #: the dislodged units that can retreat: province -> (unit, attacked from, options)
@@ -123,7 +123,7 @@ def _units_after(pos: Position, orders: dict[str, Order], mv: Movement) -> dict[
     """The units after movement, by power: the dislodged gone, the movers moved."""
     new_units: dict[str, list[Unit]] = {}
     gone = mv.dislodged
-    moved = {m.prov: make_unit(m.unit.power, m.unit.type, m.dest) for m in mv.arrived.values()}
+    moved = {m.prov: m.moved for m in mv.arrived.values()}
     for power, us in pos.power_units.items():
         if gone:
             new_units[power] = [moved.get(u.prov, u) for u in us if u.prov not in gone]

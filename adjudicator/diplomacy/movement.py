@@ -15,7 +15,7 @@ from .board import BOARD
 from .codes import Code, not_carried_out
 from .orders import REPEAT, SEVERAL, OrderError, Parsed, reading
 from .orders import _cache as _readings
-from .position import Position, Unit
+from .position import Position, Unit, make_unit
 from .resolver import Resolver
 
 # -- map helpers computed once ------------------------------------------------
@@ -133,7 +133,7 @@ class Order:
     """
 
     __slots__ = ("kind", "unit", "prov", "tprov", "dest", "dprov", "via", "text",
-                 "reason", "canon")
+                 "reason", "canon", "moved")
     kind: str
     unit: Unit
     prov: str
@@ -141,6 +141,7 @@ class Order:
     tprov: Any
     dest: Any
     dprov: Any
+    moved: Any  # a move's unit once it has moved (made once, with the order)
     via: bool
     text: str | None
     reason: str | None
@@ -159,6 +160,7 @@ class Order:
         self.text = text
         self.reason = reason  # not None: invalid, kept as a hold
         self.canon = canon
+        self.moved = make_unit(unit.power, unit.type, dest) if kind == "M" and dest else None
 
     def changed(self, *, via: bool | None = None, reason: str | None = None) -> Order:
         """A copy, convoyed or made invalid."""
@@ -289,14 +291,21 @@ class Legality:
         key = (text, power, unit.name, target.name if target is not None else None)
         hit = self.cache.get(key)
         if hit is None:
-            hit = self._uncached(parsed, power, text)
-            if not self.used_fleets and (isinstance(hit, str) or hit.kind != "C"):
-                _remember(self.cache, key, hit)
-                if isinstance(hit, Order):
-                    mine = self.by_text.get(power)
-                    if mine is None:
-                        mine = self.by_text[power] = {}
-                    _remember(mine, text, (hit, target))
+            hit = self.judge(key, parsed, power, text, target)
+        return hit
+
+    def judge(self, key: tuple, parsed: Parsed, power: str, text: str,
+              target: Unit | None) -> Order | str:
+        """:meth:`check_or_reason` when ``key`` (its cache key: the order of a
+        unit of ``power``) is not in the cache: judged, and cached if it may be."""
+        hit = self._uncached(parsed, power, text)
+        if not self.used_fleets and (isinstance(hit, str) or hit.kind != "C"):
+            _remember(self.cache, key, hit)
+            if isinstance(hit, Order):
+                mine = self.by_text.get(power)
+                if mine is None:
+                    mine = self.by_text[power] = {}
+                _remember(mine, text, (hit, target))
         return hit
 
     def _uncached(self, parsed: Parsed, power: str, text: str) -> Order | str:
@@ -421,13 +430,14 @@ def read_orders(pos: Position, legality: Legality | None = None
                 reason = read[1]
                 e = [power, None, text, reason, None]
             else:
-                answer = None
                 if unit is not None and unit.power == power:
-                    # check_or_reason's cached answer, looked up here (the usual case)
+                    # check_or_reason, with its cache looked up here (the usual case)
                     target = units.get(read[4])  # type: ignore[arg-type]
-                    answer = known.get((text, power, unit.name,
-                                        target.name if target is not None else None))
-                if answer is None:
+                    key = (text, power, unit.name, target.name if target is not None else None)
+                    answer = known.get(key)
+                    if answer is None:
+                        answer = legality.judge(key, parsed, power, text, target)
+                else:
                     answer = check(parsed, power, text)
                 if isinstance(answer, Order):  # legal
                     e = [power, answer, text, None, None]
