@@ -107,6 +107,16 @@ def bots_ahead(gid: str, seq: int) -> JobOutcome:
     return JobOutcome.did("the bot's orders queued")
 
 
+@observe.job
+def seat_bots(gid: str, seq: int) -> JobOutcome:
+    """The timer, due at once, of phase ``seq`` of a game whose seats the bot plays in it (opened with
+    them, or a seat handed to the bot): queues :func:`prepare_bots` for them, behind the deadlines and
+    steps.  A timer rather than a job queued by the transaction that opens the phase: a deadline that
+    many such games share reopens them all, one batch of timers after, before any job is queued."""
+    runtime().store.enqueue(None, "workers.runtime.jobs.prepare_bots", gid, seq)
+    return JobOutcome.did("the bot's orders queued")
+
+
 class DeadlinesFailed(Exception):
     """Some deadlines of a batch failed; the retry of the batch re-runs them (the others are no-ops then)."""
 
@@ -178,7 +188,7 @@ def remind(gid: str, seq: int, offset: int) -> JobOutcome:
 
 
 #: what a due timer runs (``Store.schedule_timer``), by its name
-TIMERS = {"remind": remind, "bots": bots_ahead}
+TIMERS = {"remind": remind, "bots": bots_ahead, "seat_bots": seat_bots}
 
 
 @observe.job

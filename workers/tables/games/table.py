@@ -139,11 +139,11 @@ class GameTable:
             self.prepare_bots(pipe, g)
 
     def prepare_bots(self, pipe, g: GameRecord) -> None:
-        """Queue (after MULTI) the job that computes the orders of the powers the bot plays in the open
-        phase of ``g`` ahead of its closing (``Phases.prepare_bots``); after the deadlines and steps."""
+        """Queue (after MULTI) the timer, due now, whose job computes the orders of the powers the bot
+        plays in the open phase of ``g`` ahead of its closing (``Phases.prepare_bots``), after the
+        deadlines and steps (``workers.runtime.jobs.seat_bots``)."""
         if g.bots:
-            self.store.enqueue(pipe, "workers.runtime.jobs.prepare_bots", g.id, g.seq,
-                               job_id=f"bots-{g.id}-{g.seq}-{'-'.join(g.bots)}")
+            self.store.schedule_timer(pipe, self.now(), "seat_bots", g.id, g.seq)
 
     def cancel_timers(self, pipe, g: GameRecord) -> None:
         """Queue (after MULTI): the open phase of ``g`` is over, and the timers it scheduled with it."""
