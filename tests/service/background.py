@@ -41,7 +41,7 @@ DESCRIPTION = (f"{MARK}: a test of real processes that mostly waits on them: its
 
 
 #: the background runs at once: they mostly wait (on processes, on real time), so a few overlap well
-THREADS = 3
+THREADS = 4
 
 
 def expected_seconds(item: pytest.Item) -> float:
