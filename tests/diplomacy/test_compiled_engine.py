@@ -174,7 +174,7 @@ def test_the_compiled_engine_answers_as_the_pure_one_byte_for_byte():
     assert where(env)[0].suffix == (".py" if other == "pure" else ".so")
 
 
-@pytest.mark.background(seconds=12)  # mypyc runs for seconds before the compiler fails
+@pytest.mark.background(seconds=12, early=True)  # mypyc runs for seconds before the compiler fails
 def test_auto_falls_back_when_the_build_fails(tmp_path):
     # a compiler that fails: mypyc runs, then every C file fails to compile
     done = select(XDG_CACHE_HOME=str(tmp_path), CC="false")

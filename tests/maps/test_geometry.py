@@ -185,7 +185,7 @@ def test_each_province_has_its_share_of_the_board():
     assert not off, f"drawn this many times their share of the board: {off}"
 
 
-@pytest.mark.background(seconds=8)  # seconds of CPU, in a process of its own
+@pytest.mark.background(seconds=8, early=True)  # seconds of CPU, in a process of its own
 def test_the_committed_geometry_is_built_from_the_atlas(tmp_path):
     built = subprocess.run([sys.executable, "-c", "import sys\nfrom maps import build_geometry as b\n"
                             "sys.stdout.write(b.dumps(b.build()))"], capture_output=True, text=True, check=True,

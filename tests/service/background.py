@@ -3,8 +3,9 @@
 A test marked ``@pytest.mark.background`` starts real processes (a launcher, a stack,
 schedulers) and then mostly waits on them in real time: for deadlines, heartbeats, a launcher's
 back-off, processes starting and stopping.  Its body runs in a background thread, started when
-collection ends, the marked tests of the session in a few threads (``THREADS``), the longest
-first (``@pytest.mark.background(seconds=n)``: about how long it runs alone, 5 if not said), while
+collection ends, the marked tests of the session in a few threads (``THREADS``), those whose turn
+comes early first (``@pytest.mark.background(early=True)``), then the longest
+(``seconds=n``: about how long it runs alone, 5 if not said), while
 the other tests use the CPU.  When the test's own turn comes it waits for that run and reports
 it: its outcome and its failure, with its traceback, are the test's (run alone, say with ``-k``,
 it simply runs then).  Nothing else changes: the test's assertions, its processes, real time.
@@ -44,9 +45,12 @@ DESCRIPTION = (f"{MARK}: a test of real processes that mostly waits on them: its
 THREADS = 4
 
 
-def expected_seconds(item: pytest.Item) -> float:
-    """About how long a background test runs alone, as its mark says (``seconds``), 5 if it does not."""
-    return item.get_closest_marker(MARK).kwargs.get("seconds", 5)
+def start_order(item: pytest.Item) -> tuple[bool, float]:
+    """Which background runs start first: those whose turn comes early in the session (``early``:
+    collected long before the service tests), then the longest (``seconds``: about how long it runs
+    alone, 5 if the mark does not say)."""
+    mark = item.get_closest_marker(MARK)
+    return mark.kwargs.get("early", False), mark.kwargs.get("seconds", 5)
 
 
 class Runner:
@@ -62,7 +66,7 @@ class Runner:
         self.runs: dict[str, Future] = {item.nodeid: Future() for item in items}
         self.items = items
         self.queue: queue.SimpleQueue[pytest.Item] = queue.SimpleQueue()
-        for item in sorted(items, key=expected_seconds, reverse=True):
+        for item in sorted(items, key=start_order, reverse=True):
             self.queue.put(item)
         self.threads = [threading.Thread(target=self._run_queued, name=f"background tests {n}", daemon=True)
                         for n in range(THREADS)]

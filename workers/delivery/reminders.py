@@ -25,11 +25,14 @@ POLL = 60  # seconds between checks while the clock is paused
 
 
 def schedule(store, pipe, gid: str, seq: int, deadline: int | str, offsets: list[int]) -> None:
-    """Queue (after MULTI) the reminders of phase ``seq`` whose time is still to come."""
+    """Queue (after MULTI) the reminders of phase ``seq`` whose time is still to come (a second from now
+    or later)."""
     if deadline in (None, ""):
         return
     for offset in offsets:
-        if int(deadline) - offset > store.now():
+        # at least a second after the phase opens: an offset as long as the phase (its deadline rounded up
+        # to the second) would remind the players within that second of their start notice
+        if int(deadline) - offset >= store.now() + 1:
             store.schedule_timer(pipe, int(deadline) - offset, "remind", gid, seq, offset)
 
 
