@@ -28,7 +28,7 @@ class LobbyPageQuerySchema(Schema):
     seats = fields.String(validate=validate.OneOf(["open", ""]))
     variant = fields.String(validate=validate.Length(max=40))
     cursor = fields.String(validate=validate.Regexp(r"^(?:[0-9]+(\.[0-9]+)?_[0-9a-f]{12})?\Z"))
-    limit = fields.Integer(validate=validate.Range(1, 100))
+    limit = fields.String(validate=validate.Regexp(r"^(?:[1-9][0-9]?|100)?\Z"))  # 1 to 100, or empty: the default
 
 
 def page_errors(*statuses: int):

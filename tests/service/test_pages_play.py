@@ -405,3 +405,13 @@ def test_ready_with_no_orders_stored_is_taken_with_a_warning(api):
     assert game.submit("ENGLAND", ["F LON - NTH"]).status_code == 200
     answer = game.ready("ENGLAND").json()
     assert answer["without_orders"] == [] and answer["ready"] == ["ENGLAND", "FRANCE"]
+
+
+def test_the_lobby_page_takes_an_empty_field_as_any_and_refuses_a_bad_limit(api):
+    """An empty value is what a form sends for "any" (its fields, and a hand-typed ``limit=``): the
+    default; a limit out of range is a 400, an HTML page saying so (schemathesis found ``limit=`` let
+    through where the contract said integer)."""
+    assert api.request("GET", "/?status=&seats=&variant=&cursor=&limit=").status_code == 200
+    bad = api.request("GET", "/?limit=0")
+    assert bad.status_code == 400 and bad.headers["Content-Type"].startswith("text/html"), bad.text[:300]
+    assert "limit" in bad.text
