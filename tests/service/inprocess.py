@@ -49,7 +49,7 @@ from rq.timeouts import TimerDeathPenalty
 from tests.service.svc_stack import ENVIRONMENT_LOCK, TEST_ENV, Verbs, driven_by, environment, openapi
 from workers.core import keys, settings
 from workers.core.settings import Settings
-from workers.core.store import TIMER, Store
+from workers.core.store import Store
 from workers.runtime import jobs
 
 
@@ -98,13 +98,6 @@ class _Worker(SimpleWorker):
 
     def unsubscribe(self):
         pass
-
-
-def _owner(entry: str) -> str:
-    """The id of what a schedule entry belongs to: ``table:id:seq:deadline`` or ``timer:name:id:n...``
-    (workers/core/store.py)."""
-    parts = entry.split(":")
-    return parts[2] if entry.startswith(TIMER) else parts[1]
 
 
 class InProcessStack:
@@ -158,11 +151,11 @@ class InProcessStack:
         games, resolutions and tournaments it made) is taken off the schedule.  A session's stack
         serves many tests: without this, each game a test leaves running would reach its deadlines
         again whenever a later test moves the fake clock on, and every later test would pay for it."""
-        before = {_owner(entry) for entry in self.store.r.zrange(keys.deadlines(), 0, -1)}
+        before = {Store.owner(entry) for entry in self.store.r.zrange(keys.deadlines(), 0, -1)}
         try:
             yield self
         finally:
-            left = [e for e in self.store.r.zrange(keys.deadlines(), 0, -1) if _owner(e) not in before]
+            left = [e for e in self.store.r.zrange(keys.deadlines(), 0, -1) if Store.owner(e) not in before]
             if left:
                 self.store.r.zrem(keys.deadlines(), *left)
 
@@ -356,7 +349,6 @@ class InProcessApi(Verbs):
     def clone(self) -> "InProcessApi":
         """Another client of the same stack (a test client of its own, for another thread)."""
         return InProcessApi(self.stack)
-
 
 
 @contextmanager

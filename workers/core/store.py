@@ -235,6 +235,12 @@ class Store:
         the step it runs is ``TIMERS[name](tid, *numbers)``."""
         return TIMER + ":".join((name, tid, *map(str, numbers)))
 
+    @staticmethod
+    def owner(entry: str) -> str:
+        """The id of the game, resolution or tournament a schedule entry (a deadline or a timer) is for."""
+        parts = entry.split(":")
+        return parts[2] if entry.startswith(TIMER) else parts[1]
+
     def schedule_timer(self, pipe, when: float, name: str, tid: str, *numbers: int) -> None:
         """Queue (in ``pipe``'s transaction) timer ``name`` of ``(tid, *numbers)`` to run at ``when``
         (epoch seconds); scheduled again, the same timer moves."""
