@@ -166,18 +166,25 @@ def start_redis(data_dir: Path, port: int | None = None, persist: bool = True) -
     """A redis-server child process on 127.0.0.1; returns it and its URL."""
     data_dir.mkdir(parents=True, exist_ok=True)
     _wait_for_previous_redis(data_dir / "redis.pid")
-    port = port or free_port()
-    args = [redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data_dir),
-            "--daemonize", "no", "--logfile", str(data_dir / "redis.log"), "--pidfile", str(data_dir / "redis.pid")]
-    # appendfsync always: a submission answered 200 is on disk, even if the machine then loses power
-    args += (["--appendonly", "yes", "--appendfsync", "always", "--save", "60 1"] if persist
-             else ["--appendonly", "no", "--save", ""])
-    proc = spawn(args)
-    url = f"redis://127.0.0.1:{port}/0"
-    wait_until(lambda: proc.poll() is not None or connection.client(url).ping(), 15, f"redis-server on port {port}")
-    if proc.poll() is not None:
-        raise RuntimeError(f"redis-server exited with status {proc.returncode}; see {data_dir / 'redis.log'}")
-    return proc, url
+    log = data_dir / "redis.log"
+    for _ in range(3):
+        chosen = port or free_port()
+        args = [redis_server_binary(), "--port", str(chosen), "--bind", "127.0.0.1", "--dir", str(data_dir),
+                "--daemonize", "no", "--logfile", str(log), "--pidfile", str(data_dir / "redis.pid")]
+        # appendfsync always: a submission answered 200 is on disk, even if the machine then loses power
+        args += (["--appendonly", "yes", "--appendfsync", "always", "--save", "60 1"] if persist
+                 else ["--appendonly", "no", "--save", ""])
+        proc = spawn(args)
+        url = f"redis://127.0.0.1:{chosen}/0"
+        wait_until(lambda: proc.poll() is not None or connection.client(url).ping(), 15,
+                   f"redis-server on port {chosen}")
+        if proc.poll() is None:
+            return proc, url
+        # a free port it chose may be taken before redis-server binds it: another one then
+        taken = log.exists() and f"Failed listening on port {chosen} (TCP)" in log.read_text(errors="replace")
+        if port or not taken:
+            break
+    raise RuntimeError(f"redis-server exited with status {proc.returncode}; see {log}")
 
 
 def _wait_for_previous_redis(pidfile: Path, timeout: float = 10) -> None:

@@ -173,3 +173,25 @@ def test_scheduler_roles_one_active_a_standby_takes_over_within_10_s_and_queues_
             if host.proc.poll() is None:
                 assert host.stop() == 0, host.log
         stop(redis_proc)
+
+
+def test_redis_on_a_port_taken_before_it_binds_is_started_on_another(tmp_path, monkeypatch):
+    """A free port can be taken between its choice and redis-server binding it (a test run met it):
+    start_redis then chooses another, unless the port was given."""
+    import socket
+
+    from service import launch
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        taken = busy.getsockname()[1]
+        choices = iter([taken])
+        monkeypatch.setattr(launch, "free_port", lambda: next(choices, None) or free_port())
+        proc, url = launch.start_redis(tmp_path / "redis", persist=False)
+        try:
+            assert not url.endswith(f":{taken}/0") and launch.connection.client(url).ping()
+        finally:
+            launch.stop(proc)
+        with pytest.raises(RuntimeError, match="redis-server exited"):
+            launch.start_redis(tmp_path / "given", port=taken, persist=False)
