@@ -10,8 +10,8 @@
     ADJUDICATOR_ENGINE=compiled python3 manage.py serve   # the compiled engine, or stop if it cannot be built
 
 Standard library only: it creates ``.venv`` beside this file and installs the
-project into it (again only when pyproject.toml has changed since), then runs
-the command with the virtual environment's Python.
+project into it with uv (pip where uv cannot; again only when pyproject.toml has
+changed since), then runs the command with the virtual environment's Python.
 
 ``serve`` and ``test`` run the Diplomacy engine compiled with mypyc when a C
 compiler and Python's headers are there: built on first use (about half a
@@ -51,9 +51,18 @@ def ensure_environment() -> None:
         return
     print("installing the project and its dependencies", file=sys.stderr, flush=True)
     pip = [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    # on stderr, all of it: the standard output is the command's alone (``manage.py openapi > openapi.yaml``)
-    subprocess.run([*pip, "--upgrade", "pip"], check=True, stdout=sys.stderr)
-    subprocess.run([*pip, "--editable", f"{ROOT}[test,engine]"], check=True, stdout=sys.stderr)
+    project = ["--editable", f"{ROOT}[test,engine]"]
+    # On stderr, all of it: the standard output is the command's alone (``manage.py openapi > openapi.yaml``).
+    # uv (from PyPI, into the venv) installs the project in about 15 s where pip takes 40; pip does it
+    # where uv cannot be had or cannot install (an index only pip's configuration names, say).
+    try:
+        subprocess.run([*pip, "uv>=0.5"], check=True, stdout=sys.stderr)
+        subprocess.run([str(PYTHON), "-m", "uv", "pip", "install", "--quiet", "--compile-bytecode",
+                        "--python", str(PYTHON), *project], check=True, stdout=sys.stderr)
+    except subprocess.CalledProcessError:
+        print("uv could not install the project: pip installs it", file=sys.stderr, flush=True)
+        subprocess.run([*pip, "--upgrade", "pip"], check=True, stdout=sys.stderr)
+        subprocess.run([*pip, *project], check=True, stdout=sys.stderr)
     STAMP.write_text(wanted)
 
 

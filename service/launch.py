@@ -176,8 +176,10 @@ def start_redis(data_dir: Path, port: int | None = None, persist: bool = True) -
                  else ["--appendonly", "no", "--save", ""])
         proc = spawn(args)
         url = f"redis://127.0.0.1:{chosen}/0"
-        wait_until(lambda: proc.poll() is not None or connection.client(url).ping(), 15,
-                   f"redis-server on port {chosen}")
+        # a short timeout: on a port taken by another program the PING may never be answered
+        probe = connection.client(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+        wait_until(lambda: proc.poll() is not None or probe.ping(), 15, f"redis-server on port {chosen}")
+        probe.close()
         if proc.poll() is None:
             return proc, url
         # a free port it chose may be taken before redis-server binds it: another one then
