@@ -21,6 +21,7 @@ compiler, or when the build fails, they say why and run the pure-Python engine
 (``ADJUDICATOR_ENGINE``: ``auto``, the default, ``pure`` or ``compiled``;
 scripts/compiled_engine.py).
 """
+import compileall
 import hashlib
 import os
 import subprocess
@@ -66,6 +67,16 @@ def ensure_environment() -> None:
     STAMP.write_text(wanted)
 
 
+def compile_source() -> None:
+    """The project's own modules compiled to bytecode ahead, as an installed package's are (uv
+    compiles the dependencies): every process the service or the tests start then reads them
+    compiled, also where ``PYTHONDONTWRITEBYTECODE`` is set and Python would compile each module
+    again in each process (collecting the tests took 10 s of CPU that way, 4 s compiled).  Only
+    what changed since is compiled again."""
+    for package in ("adjudicator", "service", "workers", "scripts", "tests"):
+        compileall.compile_dir(ROOT / package, quiet=1, workers=0)
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in (*COMMANDS, "build-engine"):
         print(__doc__.strip(), file=sys.stderr)
@@ -80,6 +91,7 @@ def main(argv: list[str]) -> int:
             raise SystemExit(f"the compiled Diplomacy engine cannot be built: {e}")
         return 0
     if argv[0] in ("serve", "test"):
+        compile_source()
         env = compiled_engine.select(PYTHON, env)
     command = [str(PYTHON), *COMMANDS[argv[0]], *argv[1:]]
     try:
