@@ -11,7 +11,7 @@ move itself.
 
 On every DATC position every option is judged, and the candidates of one
 unit (a different one each position) with one other unit; on 1,000
-random-game positions every power's options are computed, a sample of them
+random-game positions (100 outside CI: tests/budget.py) every power's options are computed, a sample of them
 judged, and one unit's candidates judged the same way (in winter and retreat
 phases: all the power's candidates).  ``OPTIONS_EXHAUSTIVE=1`` judges every
 option, and on the DATC positions every unit with every other unit, on the
@@ -26,12 +26,16 @@ from adjudicator.diplomacy import (VARIANTS, RequestError, adjudicate, board_dat
                                    options, options_by_power, powers_to_order)
 from adjudicator.diplomacy.board import BOARD
 from adjudicator.diplomacy.variants import VARIANT_TABLE
+from tests.budget import DEEP, examples
 from tests.diplomacy.options_kit import (Judge, candidates, crowded_positions, datc_positions, flat,
                                          option_game_positions, random_positions)
 
 EXHAUSTIVE = os.environ.get("OPTIONS_EXHAUSTIVE") == "1"
 DATC = datc_positions()
-RANDOM = random_positions(500) + option_game_positions(500)
+# positions of random games, and of games played by options: 500 each in CI (40 phases a game); outside
+# CI a tenth, from shorter games so that every variant is played
+GAMES, PHASES = (500, 40) if DEEP else (examples(500), 8)
+RANDOM = random_positions(GAMES, PHASES) + option_game_positions(GAMES, PHASES)
 CHUNKS = 4
 
 
@@ -110,12 +114,12 @@ def test_random_positions_options_valid_and_complete(chunk):
 
 
 def test_random_positions_cover_every_kind_of_phase_and_order():
-    assert len(RANDOM) >= 1000
+    assert len(RANDOM) >= 2 * GAMES
     phases = {p["phase"][-1] for p in RANDOM}
     assert phases == {"M", "R", "A"}
     assert {p["variant"] for p in RANDOM} == set(VARIANTS)
     kinds = set()
-    for position in RANDOM[500::7]:
+    for position in RANDOM[GAMES::7 if DEEP else 1]:
         for opts in options_by_power(position)["powers"].values():
             for o in flat(opts, position["phase"]):
                 words = o.split()
