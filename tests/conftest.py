@@ -39,6 +39,26 @@ def pytest_report_header(config):
     return engine_line()  # compiled (mypyc) or pure Python, and why (scripts/compiled_engine.py)
 
 
+#: the fixtures of the tests that drive Chromium (tests/service/test_pages_browser.py)
+BROWSER_FIXTURES = {"browser", "page", "people", "site"}
+
+
+def fixtures(item) -> set[str]:
+    """The fixtures a test uses (not its parameters: the docs' curl sessions take a ``page``)."""
+    callspec = getattr(item, "callspec", None)
+    return set(getattr(item, "fixturenames", ())) - set(callspec.params if callspec else ())
+
+
+def pytest_collection_modifyitems(items):
+    """The modules of the tests that drive Chromium run first, each module's tests in their order.
+    They are the suite's longest (up to 25 s a test, with Chromium on both cores): collected among
+    the service's tests, they came last on both workers and made the run's tail, where now the
+    short tests of the other modules fill the end of the run on every core (pytest-xdist's
+    ``worksteal`` gives each worker a run of the collection and the others take from its end)."""
+    browser = {item.module for item in items if BROWSER_FIXTURES & fixtures(item)}
+    items.sort(key=lambda item: item.module not in browser)  # stable: the rest keeps its order
+
+
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory):
     with redis_server(tmp_path_factory.mktemp("redis")) as url:
