@@ -32,7 +32,7 @@ import pytest  # noqa: E402
 import redis  # noqa: E402
 
 from service.launch import engine_line  # noqa: E402
-from tests.service.svc_stack import Api, Stack, redis_server  # noqa: E402
+from tests.service.svc_stack import TEST_ENV, Api, Stack, redis_server  # noqa: E402
 
 
 def pytest_report_header(config):
@@ -66,13 +66,23 @@ def redis_url(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def stack(tmp_path_factory):
-    """The real service (gunicorn, a worker, the scheduler) on a Redis of its own: on the in-process
-    stack's, its worker and scheduler would take that stack's jobs and deadlines by the real time."""
-    with redis_server(tmp_path_factory.mktemp("stack-redis")) as url:
-        s = Stack(url, tmp_path_factory.mktemp("logs"))
-        yield s
-        s.close()
+def live_redis_url(tmp_path_factory):
+    """The real service's Redis: on the in-process stack's, its worker and scheduler would take that
+    stack's jobs and deadlines by the real time."""
+    with redis_server(tmp_path_factory.mktemp("live-redis")) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def stack(live_redis_url, tmp_path_factory):
+    """The real service (gunicorn, a worker, the scheduler) on a Redis of its own, one per test
+    process for every test that needs real processes; their metrics in a folder of their own, so
+    that /metrics adds up theirs alone."""
+    metrics = tmp_path_factory.mktemp("live-metrics")
+    s = Stack(live_redis_url, tmp_path_factory.mktemp("logs"),
+              env={**TEST_ENV, "PROMETHEUS_MULTIPROC_DIR": str(metrics)})
+    yield s
+    s.close()
 
 
 @pytest.fixture(scope="session")

@@ -7,9 +7,10 @@ answers, the launcher, multiprocess metrics) use the real stack.
   tests/conftest.py.  A test that uses it runs with the in-process stack driving the time
   (``_inprocess_time`` below): ``wait_for`` advances the fake clock instead of sleeping.
 * ``inproc``: that stack (``advance``/``tick`` the fake clock, ``clock()``, ``holding()``).
-* ``stack``, ``live_api``, ``live_redis_url``, ``live_redis_client``: the service as the launcher runs
-  it (gunicorn, an RQ worker, RQ's scheduler) on a Redis of its own, so that its worker and
-  scheduler never take the in-process service's jobs and deadlines.
+* ``stack`` and ``live_redis_url`` (tests/conftest.py: one per test process, shared with the docs'
+  tests), ``live_api``, ``live_redis_client``: the service as the launcher runs it (gunicorn, an RQ
+  worker, RQ's scheduler) on a Redis of its own, so that its worker and scheduler never take the
+  in-process service's jobs and deadlines.
 * ``@pytest.mark.background``: a test of real processes that mostly waits on them (the launcher's,
   the recovery tests, the schemathesis run) runs in a background thread from the start of the
   session, while the others use the CPU (tests/service/background.py).
@@ -21,7 +22,7 @@ import redis
 
 from tests.service import background
 from tests.service.inprocess import InProcessApi, InProcessStack
-from tests.service.svc_stack import TEST_ENV, Api, Stack, redis_server
+from tests.service.svc_stack import Api
 
 
 # ---------------------------------------------------------------- in this process (the default)
@@ -51,24 +52,8 @@ def _inprocess_time(request):
 
 # ---------------------------------------------------------------- real processes
 @pytest.fixture(scope="session")
-def live_redis_url(tmp_path_factory):
-    with redis_server(tmp_path_factory.mktemp("live-redis")) as url:
-        yield url
-
-
-@pytest.fixture(scope="session")
 def live_redis_client(live_redis_url):
     return redis.Redis.from_url(live_redis_url, decode_responses=True)
-
-
-@pytest.fixture(scope="session")
-def stack(live_redis_url, tmp_path_factory):
-    # its processes' metrics in a folder of their own: /metrics adds up theirs alone
-    metrics = tmp_path_factory.mktemp("live-metrics")
-    s = Stack(live_redis_url, tmp_path_factory.mktemp("logs"),
-              env={**TEST_ENV, "PROMETHEUS_MULTIPROC_DIR": str(metrics)})
-    yield s
-    s.close()
 
 
 @pytest.fixture(scope="session")
