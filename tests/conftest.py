@@ -27,6 +27,10 @@ from pathlib import Path
 
 os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="test-metrics-")
 atexit.register(shutil.rmtree, os.environ["PROMETHEUS_MULTIPROC_DIR"], True)
+# The tests' HTTP goes to this machine, never through a proxy.  And so requests need not look for
+# one: it would walk os.environ, which pytest changes (PYTEST_CURRENT_TEST) while the background
+# tests' threads send requests (a walk met a key just removed: KeyError).
+os.environ["no_proxy"] = ",".join(filter(None, ["127.0.0.1,localhost", os.environ.get("no_proxy")]))
 
 import pytest  # noqa: E402
 import redis  # noqa: E402

@@ -47,7 +47,11 @@ ENVIRONMENT_LOCK = threading.Lock()
 def environment() -> dict[str, str]:
     """A copy of this process's environment, for a process a test starts."""
     with ENVIRONMENT_LOCK:
-        return dict(os.environ)
+        while True:
+            try:
+                return dict(os.environ)
+            except (KeyError, RuntimeError):  # pytest (re)set PYTEST_CURRENT_TEST meanwhile, in its thread
+                continue
 
 
 def _driver():
