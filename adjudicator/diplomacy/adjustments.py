@@ -7,7 +7,7 @@ from typing import Final
 
 from .board import BOARD
 from .codes import Code
-from .orders import REPEAT, OrderError, parse, written
+from .orders import REPEAT, OrderError, Parsed, parse, written
 from .position import Position, Unit, make_unit
 
 
@@ -18,11 +18,12 @@ def adjustment_counts(units_by_power: dict[str, list[Unit]], centers: dict[str, 
     provinces units stand on (any container), when the caller has them."""
     out: dict[str, int] = {}
     for power, us in units_by_power.items():
-        n = len(centers.get(power, ())) - len(us)
-        if n > 0:
+        owned = centers.get(power)
+        n = (len(owned) if owned is not None else 0) - len(us)
+        if n > 0 and owned is not None:
             if occupied is None:
                 occupied = {u.prov for us in units_by_power.values() for u in us}
-            n = _builds(power, n, centers[power], neutral, occupied)
+            n = _builds(power, n, owned, neutral, occupied)
         if n:
             out[power] = n
     for power, cs in centers.items():
@@ -35,13 +36,19 @@ def adjustment_counts(units_by_power: dict[str, list[Unit]], centers: dict[str, 
     return out
 
 
+_HOME_CENTERS: Final = BOARD.home_centers
+
+
 def _builds(power: str, n: int, owned: list[str], neutral, occupied) -> int:
     """The builds a power with ``n`` more centres than units can make: one per
     home centre it owns with no unit on it; none for a neutral power (spec 13.1)."""
     if power in neutral:
         return 0
-    free = [h for h in BOARD.home_centers[power] if h not in occupied and h in owned]
-    return min(n, len(free))
+    free = 0
+    for h in _HOME_CENTERS[power]:
+        if h not in occupied and h in owned:
+            free += 1
+    return min(n, free)
 
 
 #: province -> its English name in lower-case letters only (the alphabetical tie-break)
@@ -56,13 +63,19 @@ def removal_order(power: str, units: list[Unit], owned: list[str], mode: str) ->
     name alphabetically (letters only).
     """
     targets = BOARD.home_centers[power] if mode == "home" else tuple(owned)
+    keyed = [(_removal_key(u, targets, mode), i) for i, u in enumerate(units)]
+    keyed.sort()  # the index breaks no tie the key leaves (one unit a province)
+    return [units[i] for _key, i in keyed]
 
-    def key(u: Unit):
-        dist = BOARD.distances(u.type, u.loc, mode)
-        d = min((dist[t] for t in targets if t in dist), default=10_000)
-        return (-d, 0 if u.type == "F" else 1, _NAME_KEY[u.prov])
 
-    return sorted(units, key=key)
+def _removal_key(u: Unit, targets: tuple[str, ...], mode: str) -> tuple[int, int, str]:
+    dist = BOARD.distances(u.type, u.loc, mode)
+    d = 10_000  # no target reachable
+    for t in targets:
+        x = dist.get(t)
+        if x is not None and x < d:
+            d = x
+    return (-d, 0 if u.type == "F" else 1, _NAME_KEY[u.prov])
 
 
 class Adjustments:
@@ -70,7 +83,8 @@ class Adjustments:
         self.pos = pos
         self.counts = adjustment_counts(pos.power_units, pos.centers, pos.neutral, pos.units)
 
-    def _check(self, text: str, power: str, n: int):
+    def _check(self, text: str, power: str, n: int
+               ) -> tuple[tuple[str, Unit | None, str], Parsed]:
         p = parse(text)
         pos = self.pos
         if p.kind == "W":
@@ -128,25 +142,26 @@ class Adjustments:
         u = make_unit(power, utype, loc)
         return ("B", u, f"{u.name} B"), p
 
-    def run(self):
+    def run(self) -> tuple[list[dict], dict[str, list[Unit]]]:
         """Returns (results, new units by power).
 
         One result per order, in the order given, then the civil-disorder
         disbands (spec 11.2, 12.4) of every power that ordered too few.
         """
         pos = self.pos
+        counts = self.counts
         results: list[dict] = []
         forced: list[dict] = []
         units = dict(pos.power_units)  # a power's list is the request's until it changes
-        for power in pos.ordering(self.counts):
-            n = self.counts.get(power, 0)
+        for power in pos.ordering(counts):
+            n = counts.get(power, 0)
             used = 0
             built: list[Unit] = []
             disbanded: set[str] = set()
             for raw in pos.orders.get(power, ()):
                 text = raw.strip()
                 try:
-                    (kind, u, canon), p = self._check(text, power, n)
+                    (kind, u, canon), _p = self._check(text, power, n)
                 except OrderError as err:
                     shown = text
                     try:
@@ -156,24 +171,30 @@ class Adjustments:
                     results.append({"power": power, "order": shown, "outcome": "invalid",
                                     "reason": str(err), "code": Code.INVALID})
                     continue
-                r = {"power": power}
+                r: dict = {"power": power}
                 if u is not None:
                     r["unit"] = u.name
                 r["order"] = canon
-                if kind == "B" and any(b.prov == u.prov for b in built):  # spec 11.3, DATC 6.I.7
-                    r.update(outcome="fails", reason=f"already building in {u.prov}", code=Code.ALREADY_BUILDING)
-                elif kind == "D" and u.prov in disbanded:
-                    r.update(outcome="fails", reason=REPEAT, code=Code.REPEAT)
+                if kind == "B" and u is not None and _building(built, u.prov):  # spec 11.3, DATC 6.I.7
+                    r["outcome"] = "fails"
+                    r["reason"] = f"already building in {u.prov}"
+                    r["code"] = Code.ALREADY_BUILDING
+                elif kind == "D" and u is not None and u.prov in disbanded:
+                    r["outcome"] = "fails"
+                    r["reason"] = REPEAT
+                    r["code"] = Code.REPEAT
                 elif used >= abs(n):
-                    r.update(outcome="fails", reason="more " + ("builds" if n > 0 else "disbands")
-                             + " than allowed", code=Code.TOO_MANY)
+                    r["outcome"] = "fails"
+                    r["reason"] = "more " + ("builds" if n > 0 else "disbands") + " than allowed"
+                    r["code"] = Code.TOO_MANY
                 else:  # each WAIVE waives one build
                     used += 1
                     r["outcome"] = "succeeds"
-                    if kind == "B":
-                        built.append(u)
-                    elif kind == "D":
-                        disbanded.add(u.prov)
+                    if u is not None:
+                        if kind == "B":
+                            built.append(u)
+                        elif kind == "D":
+                            disbanded.add(u.prov)
                 results.append(r)
             if built:
                 units[power] = [*units.get(power, ()), *built]
@@ -188,3 +209,11 @@ class Adjustments:
                 units[power] = [u for u in units[power] if u.prov not in disbanded]
         results.extend(forced)
         return results, units
+
+
+def _building(built: list[Unit], prov: str) -> bool:
+    """Is a build already ordered in ``prov``?"""
+    for b in built:
+        if b.prov == prov:
+            return True
+    return False

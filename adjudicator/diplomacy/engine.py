@@ -194,24 +194,30 @@ def _retreats(pos: Position) -> dict:
         new_units.setdefault(u.power, [])
     if pos.season == "S":
         return _response(pos, results, _next(pos, "F", pos.year, "M", new_units, pos.centers))
-    return _end_of_year(pos, results, new_units)
+    # where units stand now: the request's units (the dislodged are not among them)
+    # and where the retreats went
+    occupied = pos.units if not moved else {*pos.units, *[u.prov for u in moved.values()]}
+    return _end_of_year(pos, results, new_units, None, occupied)
 
 
 def _end_of_year(pos: Position, results: list[dict], new_units: dict[str, list[Unit]],
-                 disbanded: dict[str, list[str]] | None = None) -> dict:
-    """After a fall turn and its retreats: centres change hands (spec 10)."""
+                 disbanded: dict[str, list[str]] | None = None, occupied=None) -> dict:
+    """After a fall turn and its retreats: centres change hands (spec 10).
+    ``occupied``: the provinces the units stand on, when the caller has them."""
     centers = pos.centers
-    owner = {c: p for p, cs in centers.items() for c in cs}
     # a centre -> the power of the unit on it, where that power does not own it
-    changed = {u.prov: p for p, us in new_units.items() for u in us
-               if u.center and owner.get(u.prov) != p}
+    changed: dict[str, str] = {}
+    for p, us in new_units.items():
+        owned = centers.get(p)
+        for u in us:
+            if u.center and (owned is None or u.prov not in owned):
+                changed[u.prov] = p
     if changed:
-        owner.update(changed)
-        centers = {p: [c for c in cs if owner[c] == p] for p, cs in centers.items()}
+        centers = {p: [c for c in cs if c not in changed] for p, cs in centers.items()}
         for c in sorted(changed):
             centers.setdefault(changed[c], []).append(c)
     winners = _winner(pos, centers)
-    counts = adjustment_counts(new_units, centers, pos.neutral)
+    counts = adjustment_counts(new_units, centers, pos.neutral, occupied)
     if counts:
         nxt = _next(pos, "W", pos.year, "A", new_units, centers)
         nxt["adjustments"] = counts

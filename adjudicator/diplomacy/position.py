@@ -328,14 +328,15 @@ def _units_seen_before(units) -> dict[str, list[Unit]] | None:
     if type(units) is not dict:
         return None
     power_units: dict[str, list[Unit]] = {}
-    try:
-        for p, lst in units.items():
-            named = _named[p]
-            if type(lst) is not list:
-                return None
-            power_units[p] = [named[text] for text in lst]
-    except (KeyError, TypeError):
-        return None
+    for p, lst in units.items():
+        named = _named.get(p) if type(p) is str else None
+        if named is None or type(lst) is not list:
+            return None
+        names: list = lst
+        try:
+            power_units[p] = [named[text] for text in names]
+        except (KeyError, TypeError):
+            return None
     return power_units
 
 
@@ -346,15 +347,19 @@ def _centers_seen_before(centers) -> dict[str, list[str]] | None:
     if type(centers) is not dict:
         return None if centers is not None else {}
     out: dict[str, list[str]] = {}
-    try:
-        for p, lst in centers.items():
-            if p not in _POWERS or type(lst) is not list:
-                return None
-            out[p] = lst[:]
-        owned = set().union(*out.values())
-    except TypeError:  # an unhashable centre
-        return None
-    if len(owned) != sum(map(len, out.values())) or not owned <= SUPPLY_CENTERS:
+    owned: set[str] = set()
+    count = 0
+    for p, lst in centers.items():
+        if p not in _POWERS or type(lst) is not list:
+            return None
+        cs: list = lst
+        out[p] = cs[:]
+        count += len(cs)
+        try:
+            owned.update(cs)
+        except TypeError:  # an unhashable centre
+            return None
+    if len(owned) != count or not owned <= SUPPLY_CENTERS:
         return None
     return out
 

@@ -26,13 +26,34 @@ def retreat_options(unit: Unit, attacked_from: str | None, occupied, contested,
 
 class RetreatOrder:
     __slots__ = ("kind", "unit", "dest", "text", "reason", "canon")
+    kind: str  # "R" | "D"
+    unit: Unit
+    dest: str | None
+    text: str | None
+    reason: str | None
+    canon: str
 
-    def __init__(self, kind, unit, dest=None, text=None, reason=None):
+    def __init__(self, kind: str, unit: Unit, dest: str | None = None, text: str | None = None,
+                 reason: str | None = None):
         self.kind, self.unit, self.dest, self.text, self.reason = kind, unit, dest, text, reason
         if kind == "R":
             self.canon = f"{unit.name} R {dest}"
         else:
             self.canon = f"{unit.name} D"
+
+
+class _Given:
+    """One order as given: its power, the unit's order (None when it names
+    no unit of the power's that was dislodged), its text, why it fails or None."""
+
+    __slots__ = ("power", "order", "text", "reason")
+    power: str
+    order: RetreatOrder | None
+    text: str
+    reason: str | None
+
+    def __init__(self, power: str, order: RetreatOrder | None, text: str, reason: str | None):
+        self.power, self.order, self.text, self.reason = power, order, text, reason
 
 
 class Retreats:
@@ -74,84 +95,102 @@ class Retreats:
             raise OrderError(f"coast of {dprov} not given")
         raise OrderError(f"{unit} cannot retreat to {dest}")
 
-    def run(self):
-        """Returns (entries, moved) where entries are (power, order-or-None, text, reason)."""
+    def run(self) -> tuple[list[dict], dict[str, Unit]]:
+        """Returns (results, moved): one result per order given, in order, then a
+        disband for each dislodged unit not ordered; the units that retreated, by
+        the province they left."""
         pos = self.pos
-        entries = []
-        by_unit: dict[str, list] = {}
+        given: list[_Given] = []
+        by_unit: dict[str, list[_Given]] = {}  # the orders naming each dislodged unit
         for power in pos.ordering():
             for raw in pos.orders[power]:
                 text = raw.strip()
                 try:
-                    o = self.check(text, power)
+                    legal = self.check(text, power)
                 except OrderError as err:
-                    e = [power, None, text, str(err)]
-                    entries.append(e)
-                    try:
-                        loc = parse(text).loc
-                    except OrderError as err2:
-                        loc = err2.loc
-                    d = pos.dislodged.get(loc[:3]) if loc else None
-                    if d is not None and d[0].power == power:
-                        e[1] = RetreatOrder("D", d[0], text=text, reason=str(err))
-                        by_unit.setdefault(d[0].prov, []).append(e)
+                    g = _Given(power, None, text, str(err))
+                    given.append(g)
+                    d = self._named_unit(text, power)
+                    if d is not None:
+                        g.order = RetreatOrder("D", d, text=text, reason=str(err))
+                        by_unit.setdefault(d.prov, []).append(g)
                     continue
-                e = [power, o, text, None]
-                entries.append(e)
-                by_unit.setdefault(o.unit.prov, []).append(e)
-        chosen: dict[str, RetreatOrder] = {}
-        for prov, es in by_unit.items():
-            keys = {}
-            for e in es:
-                k = e[1].canon if e[3] is None else "invalid:" + e[2]
-                if k not in keys:
-                    keys[k] = e
-                elif e[3] is None:  # an identical repeat counts once, with its own result
-                    e[3] = REPEAT
-            if len(keys) > 1:
-                for e in es:
-                    e[3] = SEVERAL
-            elif es[0][3] is None:
-                chosen[prov] = es[0][1]
-        targets: dict[str, int] = {}
-        for o in chosen.values():
-            if o.kind == "R":
-                targets[o.dest[:3]] = targets.get(o.dest[:3], 0) + 1
-        results = []
+                g = _Given(power, legal, text, None)
+                given.append(g)
+                prov = legal.unit.prov
+                if prov in by_unit:
+                    by_unit[prov].append(g)
+                else:
+                    by_unit[prov] = [g]
+        targets: dict[str, int] = {}  # province -> the chosen retreats into it
+        for gs in by_unit.values():
+            first = gs[0]
+            if len(gs) > 1:
+                _several(gs)
+            if first.reason is None and first.order is not None and first.order.kind == "R":
+                dprov = (first.order.dest or "")[:3]
+                targets[dprov] = targets.get(dprov, 0) + 1
+        results: list[dict] = []
         moved: dict[str, Unit] = {}
-        seen_units = set()
-        for power, o, text, reason in entries:
-            if o is not None:
-                seen_units.add(o.unit.prov)
-            if reason is REPEAT:
-                results.append(_result(power, o.canon, "fails", REPEAT, o, Code.REPEAT))
-                continue
+        for g in given:
+            power, o, reason = g.power, g.order, g.reason
             if reason is not None:
-                shown = text
+                if reason is REPEAT and o is not None:
+                    results.append(_result(power, o.canon, "fails", REPEAT, o, Code.REPEAT))
+                    continue
+                shown = g.text
                 try:
-                    shown = written(parse(text), o.unit if o is not None else None) or text
+                    shown = written(parse(shown), o.unit if o is not None else None) or shown
                 except OrderError:
                     pass
                 results.append(_result(power, shown, "invalid", reason, o, not_carried_out(reason)))
-                continue
-            if o.kind == "R":
-                if targets[o.dest[:3]] > 1:
+            elif o is not None and o.kind == "R":
+                dest = o.dest or ""
+                if targets[dest[:3]] > 1:
                     results.append(_result(power, o.canon, "fails",
-                                           f"bounced: several units retreated to {o.dest[:3]}", o, Code.BOUNCED))
+                                           f"bounced: several units retreated to {dest[:3]}", o,
+                                           Code.BOUNCED))
                 else:
                     results.append(_result(power, o.canon, "succeeds", None, o, None))
-                    moved[o.unit.prov] = make_unit(o.unit.power, o.unit.type, o.dest)
-            else:
+                    u = o.unit
+                    moved[u.prov] = make_unit(u.power, u.type, dest)
+            elif o is not None:
                 results.append(_result(power, o.canon, "succeeds", None, o, None))
         for prov, (unit, _af) in pos.dislodged.items():
-            if prov not in seen_units:
+            if prov not in by_unit:
                 results.append({"power": unit.power, "unit": unit.name, "order": f"{unit.name} D",
                                 "outcome": "succeeds"})
         return results, moved
 
+    def _named_unit(self, text: str, power: str) -> Unit | None:
+        """The power's dislodged unit an order that is not legal names, if any."""
+        try:
+            loc = parse(text).loc
+        except OrderError as err:
+            loc = err.loc
+        d = self.pos.dislodged.get(loc[:3]) if loc else None
+        return d[0] if d is not None and d[0].power == power else None
 
-def _result(power, order, outcome, reason, o, code):
-    r = {"power": power}
+
+def _several(gs: list[_Given]) -> None:
+    """A unit's orders when it was given more than one: an identical repeat of a
+    legal one counts once (REPEAT); different ones are all invalid (spec 7.8f)."""
+    keys: set[str] = set()
+    for g in gs:
+        o = g.order
+        k = o.canon if g.reason is None and o is not None else "invalid:" + g.text
+        if k not in keys:
+            keys.add(k)
+        elif g.reason is None:
+            g.reason = REPEAT
+    if len(keys) > 1:
+        for g in gs:
+            g.reason = SEVERAL
+
+
+def _result(power: str, order: str, outcome: str, reason: str | None, o: RetreatOrder | None,
+            code: str | None) -> dict:
+    r: dict = {"power": power}
     if o is not None:
         r["unit"] = o.unit.name
     r["order"] = order
