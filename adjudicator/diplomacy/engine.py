@@ -208,10 +208,13 @@ def _end_of_year(pos: Position, results: list[dict], new_units: dict[str, list[U
     # a centre -> the power of the unit on it, where that power does not own it
     changed: dict[str, str] = {}
     for p, us in new_units.items():
-        owned = centers.get(p)
+        owned: set[str] | None = None  # p's centres, as a set once a unit of p stands on a centre
         for u in us:
-            if u.center and (owned is None or u.prov not in owned):
-                changed[u.prov] = p
+            if u.center:
+                if owned is None:
+                    owned = set(centers.get(p, ()))
+                if u.prov not in owned:
+                    changed[u.prov] = p
     if changed:
         centers = {p: [c for c in cs if c not in changed] for p, cs in centers.items()}
         for c in sorted(changed):

@@ -222,8 +222,13 @@ def read_position(req) -> Position:
     pos.names = given if power_units is not None else None
     if power_units is None:
         power_units = _read_units(req, variant)
-    units: dict[str, Unit] = {u.prov: u for us in power_units.values() for u in us}
-    if len(units) != sum(map(len, power_units.values())):  # two units in one province
+    units: dict[str, Unit] = {}
+    count = 0
+    for us in power_units.values():
+        count += len(us)
+        for u in us:
+            units[u.prov] = u
+    if len(units) != count:  # two units in one province
         _two_units(req, variant)
     pos.units = units
     pos.power_units = power_units
@@ -347,21 +352,19 @@ def _centers_seen_before(centers) -> dict[str, list[str]] | None:
     if type(centers) is not dict:
         return None if centers is not None else {}
     out: dict[str, list[str]] = {}
-    owned: set[str] = set()
-    count = 0
+    every: list = []
     for p, lst in centers.items():
         if p not in _POWERS or type(lst) is not list:
             return None
         cs: list = lst
         out[p] = cs[:]
-        count += len(cs)
-        try:
-            owned.update(cs)
-        except TypeError:  # an unhashable centre
-            return None
-    if len(owned) != count or not owned <= SUPPLY_CENTERS:
+        every += cs
+    try:
+        # the supply centres among them, each once: all of them when each is one, owned once
+        owned = SUPPLY_CENTERS.intersection(every)
+    except TypeError:  # an unhashable centre
         return None
-    return out
+    return out if len(owned) == len(every) else None
 
 
 def _read_units(req, variant) -> dict[str, list[Unit]]:
