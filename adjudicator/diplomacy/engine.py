@@ -208,15 +208,22 @@ def _end_of_year(pos: Position, results: list[dict], new_units: dict[str, list[U
     # a centre -> the power of the unit on it, where that power does not own it
     changed: dict[str, str] = {}
     for p, us in new_units.items():
-        owned: set[str] | None = None  # p's centres, as a set once a unit of p stands on a centre
         for u in us:
             if u.center:
-                if owned is None:
-                    owned = set(centers.get(p, ()))
-                if u.prov not in owned:
-                    changed[u.prov] = p
+                changed[u.prov] = p
+    losing: set[str] = set()  # the powers that lose a centre
+    for p, cs in centers.items():
+        for c in cs:
+            q = changed.get(c)
+            if q is not None:
+                if q == p:  # its own
+                    del changed[c]
+                else:
+                    losing.add(p)
     if changed:
-        centers = {p: [c for c in cs if c not in changed] for p, cs in centers.items()}
+        # the lists are this request's (read_position): changed in place where they gain
+        centers = {p: [c for c in cs if c not in changed] if p in losing else cs
+                   for p, cs in centers.items()}
         for c in sorted(changed):
             centers.setdefault(changed[c], []).append(c)
     winners = _winner(pos, centers)
