@@ -287,7 +287,7 @@ def _names(pos: Position, units_by_power: dict[str, list[Unit]]) -> dict[str, li
     if given is None:
         return {p: [u.name for u in us] for p, us in units_by_power.items()}
     same = pos.power_units
-    return {p: list(given[p]) if us is same.get(p) else [u.name for u in us]
+    return {p: given[p][:] if us is same.get(p) else [u.name for u in us]
             for p, us in units_by_power.items()}
 
 

@@ -106,8 +106,8 @@ class _Options:
         if pos.type == "R":
             if self._retreats is None:
                 self._retreats = Retreats(pos)
-            places = self._retreats.options
-            return {u.name: [f"{u.name} D"] + [f"{u.name} R {loc}" for loc in places[prov]]
+            places = self._retreats.places
+            return {u.name: [f"{u.name} D"] + [f"{u.name} R {loc}" for loc in places(prov)]
                     for prov, (u, _af) in pos.dislodged.items() if u.power == power}
         if self._counts is None:
             self._counts = adjustment_counts(pos.power_units, pos.centers, pos.neutral)

@@ -222,12 +222,10 @@ def read_position(req) -> Position:
     pos.names = given if power_units is not None else None
     if power_units is None:
         power_units = _read_units(req, variant)
-    units: dict[str, Unit] = {}
+    units: dict[str, Unit] = {u.prov: u for us in power_units.values() for u in us}
     count = 0
     for us in power_units.values():
         count += len(us)
-        for u in us:
-            units[u.prov] = u
     if len(units) != count:  # two units in one province
         _two_units(req, variant)
     pos.units = units
@@ -333,15 +331,15 @@ def _units_seen_before(units) -> dict[str, list[Unit]] | None:
     if type(units) is not dict:
         return None
     power_units: dict[str, list[Unit]] = {}
-    for p, lst in units.items():
-        named = _named.get(p) if type(p) is str else None
-        if named is None or type(lst) is not list:
-            return None
-        names: list = lst
-        try:
+    try:
+        for p, lst in units.items():
+            named = _named[p]
+            if type(lst) is not list:
+                return None
+            names: list = lst
             power_units[p] = [named[text] for text in names]
-        except (KeyError, TypeError):
-            return None
+    except (KeyError, TypeError):
+        return None
     return power_units
 
 

@@ -59,13 +59,21 @@ class _Given:
 class Retreats:
     def __init__(self, pos: Position):
         self.pos = pos
+        #: the places of the dislodged units worked out so far, by province
         self.options: dict[str, list[str]] = {}
-        for prov, (unit, af) in pos.dislodged.items():
+
+    def places(self, prov: str) -> list[str]:
+        """Where the unit dislodged from ``prov`` may retreat to."""
+        found = self.options.get(prov)
+        if found is None:
+            pos = self.pos
+            unit, af = pos.dislodged[prov]
             if unit.power in pos.neutral:
-                self.options[prov] = []  # neutral units never retreat (spec 13.1)
+                found = []  # neutral units never retreat (spec 13.1)
             else:
-                self.options[prov] = retreat_options(unit, af, pos.units, pos.contested,
-                                                     pos.impassable)
+                found = retreat_options(unit, af, pos.units, pos.contested, pos.impassable)
+            self.options[prov] = found
+        return found
 
     def check(self, text: str, power: str) -> RetreatOrder:
         parsed = parse(text)
@@ -83,7 +91,7 @@ class Retreats:
             return RetreatOrder("D", unit, text=text)
         if parsed.via:
             raise OrderError("retreats cannot be convoyed")
-        opts = self.options[prov]
+        opts = self.places(prov)
         dest = parsed.dest or ""  # a move or retreat always names one
         dprov = dest[:3]
         cands = [o for o in opts if o[:3] == dprov]
