@@ -16,12 +16,13 @@ _FLEET_REACH: Final = {loc: [(n, n[:3]) for n in sorted(ns)] for loc, ns in BOAR
 
 
 def retreat_options(unit: Unit, attacked_from: str | None, occupied, contested,
-                    impassable) -> list[str]:
-    """Locations a dislodged unit may retreat to (spec 9.1, 9.2)."""
+                    impassable, into: str | None = None) -> list[str]:
+    """Locations a dislodged unit may retreat to (spec 9.1, 9.2); with ``into``,
+    only those in that province."""
     cands = _ARMY_REACH[unit.prov] if unit.type == "A" else _FLEET_REACH.get(unit.loc, [])
     return [loc for loc, prov in cands
-            if prov not in occupied and prov != attacked_from
-            and prov not in contested and prov not in impassable]
+            if (into is None or prov == into) and prov not in occupied
+            and prov != attacked_from and prov not in contested and prov not in impassable]
 
 
 class RetreatOrder:
@@ -75,6 +76,15 @@ class Retreats:
             self.options[prov] = found
         return found
 
+    def _places_in(self, prov: str, into: str) -> list[str]:
+        """The places in province ``into`` the unit dislodged from ``prov`` may
+        retreat to (an order names one province: the others need not be looked at)."""
+        pos = self.pos
+        unit, af = pos.dislodged[prov]
+        if unit.power in pos.neutral:
+            return []  # neutral units never retreat (spec 13.1)
+        return retreat_options(unit, af, pos.units, pos.contested, pos.impassable, into)
+
     def check(self, text: str, power: str) -> RetreatOrder:
         parsed = parse(text)
         loc = parsed.loc  # None only for a waive
@@ -91,10 +101,9 @@ class Retreats:
             return RetreatOrder("D", unit, text=text)
         if parsed.via:
             raise OrderError("retreats cannot be convoyed")
-        opts = self.places(prov)
         dest = parsed.dest or ""  # a move or retreat always names one
         dprov = dest[:3]
-        cands = [o for o in opts if o[:3] == dprov]
+        cands = self._places_in(prov, dprov)
         if unit.type == "F" and dprov in BOARD.coasts and len(dest) > 3:
             cands = [o for o in cands if o == dest]
         if len(cands) == 1:
