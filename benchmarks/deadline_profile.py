@@ -6,8 +6,8 @@ Starts a redis-server of its own (``--durable``: fsyncing every write, as ``serv
 does), creates ``--games`` standard games through the Flask application (Flask's test
 client) with 7 players each, every power's orders submitted and one shared deadline,
 lets the deadline pass, moves the due deadlines to the queue as the scheduler does and
-runs the jobs' function as the worker does (RQ's handling of the job aside), one deadline at a time
-(so that cProfile sees all of it).  Prints the time per game,
+runs the jobs' function as the worker does (RQ's handling of the job aside), its threads' work in
+this thread (so that cProfile sees all of it; ``--worker``: through the worker, threads and all).  Prints the time per game,
 the Redis commands and round trips per game, and the functions of most cumulative time.
 """
 from __future__ import annotations
@@ -19,6 +19,7 @@ import pstats
 import sys
 import tempfile
 import time
+from concurrent.futures import Future
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,6 +34,15 @@ from service.launch import start_redis, stop  # noqa: E402
 from workers.core.settings import Settings  # noqa: E402
 from workers.core.store import Store  # noqa: E402
 from workers.runtime import jobs  # noqa: E402
+
+
+class Inline:
+    """The job's thread pool, run in the calling thread: cProfile sees only the thread it is enabled in."""
+
+    def submit(self, fn, *args):
+        done = Future()
+        done.set_result(fn(*args))
+        return done
 
 
 def main() -> int:
@@ -95,13 +105,10 @@ def main() -> int:
                     store.queue.remove(job_id)
                 queue = AdjudicationQueue(store.queue.name, connection=store.queue.connection)
                 AdjudicationWorker([queue], connection=store.queue.connection).work(burst=True, logging_level="WARNING")
-            else:
-                entries = [e for job_id in ids for e in Job.fetch(job_id, connection=store.queue.connection).args[0]]
-                jobs.runtime().steps["game"].count_attempts([(e.split(":")[1], int(e.split(":")[2]),  # as the batch
-                                                              int(e.split(":")[3])) for e in entries])
-                for entry in entries:  # each deadline as the job takes it (RQ's handling and the threads aside)
-                    table, tid, seq, deadline = entry.split(":")
-                    jobs.on_deadline(table, tid, int(seq), int(deadline))
+            else:  # each batch as the job takes it, its threads' work done in this one (RQ's handling aside)
+                jobs._pool = Inline()
+                for job_id in ids:
+                    jobs.on_deadlines(Job.fetch(job_id, connection=store.queue.connection).args[0])
             profile.disable()
             seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
             redis.connection.Connection.send_packed_command = original
@@ -114,7 +121,8 @@ def main() -> int:
                   f"in {len(ids)} deadline jobs")
             print(f"Redis round trips (requests sent) per game: {calls['n'] / args.games:.1f}; commands per game: " +
                   ", ".join(f"{k} {v / args.games:.1f}" for k, v in diff.items()))
-            pstats.Stats(profile).sort_stats(args.sort).print_stats(args.top)
+            if not args.no_profile:
+                pstats.Stats(profile).sort_stats(args.sort).print_stats(args.top)
         finally:
             stop(proc)
     return 0

@@ -59,8 +59,11 @@ def publish(store, pipe, table: str, tid: str, type_: str, data: dict | None, to
     sees as its own ``(data, audiences)`` pair shows it (one entry, one id for all of them)."""
     assert type_ in TYPES[table], type_
     fields = LiveEvent.fields(type_, data, to, views)
-    _script(store.r)(keys=[keys.events(table, tid)], client=pipe,
-                     args=[KEEP, KEEP, fields["type"], fields["data"], fields["to"], fields["views"]])
+    script = _script(store.r)
+    if hasattr(type(pipe), "uses"):  # a transaction taken with others (Store.transact_together)
+        pipe.uses(script)
+    script(keys=[keys.events(table, tid)], client=pipe,
+           args=[KEEP, KEEP, fields["type"], fields["data"], fields["to"], fields["views"]])
 
 
 def last_id(r, table: str, tid: str) -> str:

@@ -143,6 +143,50 @@ class ReadAhead:
         return read
 
 
+class NotAhead(Exception):
+    """A transaction taken with others (:meth:`Store.transact_together`) asked for what was not read
+    ahead for it: it is left out of theirs, and taken alone."""
+
+
+class Together:
+    """The pipe one of several transactions sharing one WATCH and one MULTI/EXEC sees
+    (:meth:`Store.transact_together`).  Before ``multi()`` it answers only the reads made ahead for
+    all of them (``found``, as :class:`ReadAhead` keeps them); any other command raises
+    :class:`NotAhead`.  After, its writes go to a pipeline of its own that is never executed, whose
+    commands join the shared MULTI only if its body ends without an exception: a body that fails
+    halfway adds nothing."""
+
+    def __init__(self, found: dict, client):
+        self._found, self._writes, self.explicit_transaction = found, client.pipeline(transaction=False), False
+        self.scripts: set = set()  # what the shared pipe loads before EXEC (redis-py sees no Pipeline here)
+
+    def uses(self, script) -> None:
+        """``script`` (a redis-py Script) runs in this transaction: it is loaded before the EXEC."""
+        self.scripts.add(script)
+
+    def multi(self) -> None:
+        self.explicit_transaction = True
+
+    @property
+    def command_stack(self) -> list:
+        return self._writes.command_stack
+
+    def __getattr__(self, name):
+        if name in ReadAhead.READS:
+            def read(key):
+                if (name, key) not in self._found:
+                    raise NotAhead(f"{name} {key}")
+                return self._found[(name, key)]
+            return read
+        if not self.explicit_transaction:
+            raise NotAhead(name)
+        return getattr(self._writes, name)
+
+
+#: what :meth:`Store.transact_together` answers for a transaction it did not take
+ALONE = object()
+
+
 class Store:
     """The Redis connection and the machinery above; tables are built on one."""
 
@@ -187,6 +231,42 @@ class Store:
                 except redis.WatchError:
                     continue
         raise Conflict("this is changing too fast; try again")
+
+    def transact_together(self, parts: list[tuple[list[str], list[tuple[str, str]], object]]) -> list:
+        """Several transactions ``(watch, reads, body)`` in one: one WATCH of all their keys, their
+        ``reads`` (as :class:`ReadAhead` takes them) in one round trip, each ``body(pipe)`` run on a
+        :class:`Together` pipe, and the writes of all in one MULTI/EXEC, so that they commit together
+        or not at all.  Returns each body's result, or :data:`ALONE` for those it did not take: a
+        body that raised (:class:`NotAhead` when it needed a read not made ahead), and every one if a
+        watched key changed before EXEC.  The caller takes those alone, as :meth:`transact` does
+        (a second run of a body commits nothing twice: each checks what it reads)."""
+        with self.r.pipeline() as pipe:
+            try:
+                pipe.watch(*dict.fromkeys(key for watch, _, _ in parts for key in watch))
+                reads = list(dict.fromkeys(read for _, ahead, _ in parts for read in ahead))
+                with self.r.pipeline(transaction=False) as ahead:
+                    for command, key in reads:
+                        getattr(ahead, command)(key)
+                    found = dict(zip(reads, ahead.execute()))
+                results, writes, scripts = [], [], set()
+                for _, _, body in parts:
+                    together = Together(found, self.r)
+                    try:
+                        results.append(body(together))
+                    except Exception:  # noqa: BLE001 - taken alone, where it raises again if it must
+                        results.append(ALONE)
+                        continue
+                    writes += together.command_stack
+                    scripts |= together.scripts
+                if writes:
+                    pipe.multi()
+                    pipe.command_stack.extend(writes)
+                    pipe.scripts |= scripts
+                    versions.stamp(pipe)
+                    pipe.execute()
+                return results
+            except redis.WatchError:
+                return [ALONE] * len(parts)
 
     def claim(self, kind, key: str, seq: int, status: str):
         """Where a job's work on step ``seq`` starts: if the record at ``key`` is at that step

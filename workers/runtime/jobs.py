@@ -12,7 +12,9 @@ record of what they have done (see ``workers.delivery``).
 """
 from __future__ import annotations
 
+import contextvars
 import logging
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -124,17 +126,19 @@ class DeadlinesFailed(Exception):
 @observe.job
 def on_deadlines(entries: list[str]) -> JobOutcome:
     """The job for a batch of due deadlines (``table:id:seq:deadline`` entries, see
-    ``Store.dispatch_deadlines``) or timers (``timer:name:id:n...``): each deadline is taken as
-    :func:`on_deadline`, each timer by its function in :data:`TIMERS`, in its own
-    transactions, ``deadline_threads`` at a time (while one waits for Redis, and for
-    its writes to reach the disk, another computes; Redis writes theirs to disk
-    together).  One failing entry does not hold up the others; the job then
-    fails, and RQ's retry runs the batch again, where the entries already taken
-    are no-ops."""
+    ``Store.dispatch_deadlines``) or timers (``timer:name:id:n...``).  The deadlines of a table
+    that takes several together (``on_deadlines``: a game's) are taken in ``deadline_threads``
+    shares of the batch, each share in one transaction; a deadline its share could not take, those
+    of other tables, and each timer (by its function in :data:`TIMERS`) are taken alone, in
+    their own transactions.  The shares and those alone go ``deadline_threads`` at a time
+    (while one waits for Redis, and for its writes to reach the disk, another computes; Redis
+    writes theirs to disk together).  One failing entry does not hold up the others; the job then
+    fails, and RQ's retry runs the batch again, where the entries already taken are no-ops."""
     global _pool
     rt = runtime()
+    threads = rt.store.settings.deadline_threads
     if _pool is None:
-        _pool = ThreadPoolExecutor(rt.store.settings.deadline_threads, thread_name_prefix="deadline")
+        _pool = ThreadPoolExecutor(threads, thread_name_prefix="deadline")
 
     def take(entry: str) -> tuple[JobOutcome | None, str | None]:
         try:
@@ -147,15 +151,38 @@ def on_deadlines(entries: list[str]) -> JobOutcome:
             log.exception("deadline %s failed", entry)
             return None, f"{entry}: {e!r}"
 
+    def take_together(table: str, share: list[str]) -> list[tuple[JobOutcome | None, str | None]]:
+        due = [(tid, int(seq), int(deadline)) for _, tid, seq, deadline in (e.split(":") for e in share)]
+        started = time.perf_counter()
+        try:
+            outcomes = rt.steps[table].on_deadlines(due, stall=rt.store.settings.fault_stall_seconds)
+        except Exception:  # noqa: BLE001 - each is taken alone, where it is reported
+            log.exception("%d deadlines taken together failed; each is taken alone", len(share))
+            outcomes = [None] * len(share)
+        observe.steps_taken(table, [d for (_, _, d), o in zip(due, outcomes) if o and o.done],
+                            time.perf_counter() - started)
+        return [take(entry) if outcome is None else (outcome, None) for entry, outcome in zip(share, outcomes)]
+
     due: dict[str, list[tuple[str, int, int]]] = {}
+    together: dict[str, list[str]] = {}
+    alone: list[str] = []
     for entry in entries:
-        if not entry.startswith(TIMER):
-            table, tid, seq, deadline = entry.split(":")
-            if table in rt.steps:
-                due.setdefault(table, []).append((tid, int(seq), int(deadline)))
+        if entry.startswith(TIMER):
+            alone.append(entry)
+            continue
+        table, tid, seq, deadline = entry.split(":")
+        if table in rt.steps:
+            due.setdefault(table, []).append((tid, int(seq), int(deadline)))
+        (together.setdefault(table, []) if hasattr(rt.steps.get(table), "on_deadlines") else alone).append(entry)
     for table, found in due.items():
         rt.steps[table].count_attempts(found)
-    results = list(_pool.map(take, entries))
+    tasks = []
+    for table, share in together.items():
+        size = -(-len(share) // threads)
+        tasks += [_pool.submit(contextvars.copy_context().run, take_together, table, share[i:i + size])
+                  for i in range(0, len(share), size)]
+    tasks += [_pool.submit(contextvars.copy_context().run, lambda e=entry: [take(e)]) for entry in alone]
+    results = [result for task in tasks for result in task.result()]
     failed = [why for _, why in results if why]
     if failed:
         raise DeadlinesFailed(f"{len(failed)} of {len(entries)} deadlines failed: " + "; ".join(failed))

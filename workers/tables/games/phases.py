@@ -8,7 +8,7 @@ from ...core import audit, keys, live
 from ...core.machine import GAME, GameStatus
 from ...core.outcome import JobOutcome
 from ...core.records import GameRecord, HistoryEntry, decode_orders, encode_orders
-from ...core.store import ReadAhead, iso
+from ...core.store import ALONE, ReadAhead, iso
 from ...delivery import events
 from .. import absences
 from .ending import Ending
@@ -57,9 +57,27 @@ class Phases:
         computed ahead) and reads it all in one round trip after WATCH.  Exactly once: a second run
         finds the deadline gone.  A phase closed already (by an earlier version of this job) is
         adjudicated as :meth:`advance` does."""
+        watch, reads, body = self._deadline(gid, seq, deadline, stall)
+        found = self.t.store.transact(watch, lambda pipe: body(ReadAhead(pipe, self.t.r, reads)))
+        return self._after_deadline(gid, seq, found, stall)
+
+    def on_deadlines(self, due: list[tuple[str, int, int]], stall: float = 0.0) -> list[JobOutcome | None]:
+        """The deadlines ``(gid, seq, deadline)`` of a batch, each as :meth:`on_deadline` takes it, all in
+        one transaction (``Store.transact_together``: one WATCH, one round trip of reads, one
+        MULTI/EXEC and one write to disk for all of them).  None for each it could not take together
+        (a read that was not made ahead, such as those of a game's end; a watched key changed
+        before EXEC; an error), which the caller takes alone with :meth:`on_deadline`.  Exactly once
+        either way: the shared EXEC commits every phase or none, and a deadline taken again finds
+        what was committed."""
+        found = self.t.store.transact_together([self._deadline(gid, seq, deadline, stall)
+                                                for gid, seq, deadline in due])
+        return [None if result is ALONE else self._after_deadline(gid, seq, result, stall)
+                for (gid, seq, _), result in zip(due, found)]
+
+    def _deadline(self, gid: str, seq: int, deadline: int, stall: float):
+        """The transaction of :meth:`on_deadline`: the keys it watches, those it reads ahead, and its
+        body, which returns what :meth:`_after_deadline` makes the job's outcome of."""
         def body(pipe):
-            pipe = ReadAhead(pipe, self.t.r, [*self._commit_reads(gid, seq), ("hgetall", keys.orders(gid, seq)),
-                                              ("hgetall", keys.bot_orders(gid, seq))])
             found = pipe.hgetall(keys.game(gid))
             if not found:
                 return None
@@ -83,8 +101,14 @@ class Phases:
                 return refused
             return self._commit(pipe, closed, work, before=missed)
 
-        outcome = self.t.store.transact([keys.game(gid), keys.orders(gid, seq), keys.players(gid),
-                                         events.game_hooks(gid), keys.bot_orders(gid, seq)], body)
+        watch = [keys.game(gid), keys.orders(gid, seq), keys.players(gid), events.game_hooks(gid),
+                 keys.bot_orders(gid, seq)]
+        reads = [*self._commit_reads(gid, seq), ("hgetall", keys.orders(gid, seq)), ("hgetall", keys.bot_orders(gid, seq))]
+        return watch, reads, body
+
+    def _after_deadline(self, gid: str, seq: int, outcome, stall: float) -> JobOutcome:
+        """The job's outcome of a deadline's transaction; a phase found closed is adjudicated now, and one
+        the engine refused halts."""
         if outcome is None:
             return JobOutcome.noop("deadline superseded or phase waits for missing orders")
         if outcome is GameStatus.ADJUDICATING:
