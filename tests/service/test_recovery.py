@@ -10,7 +10,8 @@
 * Redis killed: started again on its own data, nothing lost, the next
   deadline fires within 10 s;
 * a worker killed in the middle of a step: the step runs again within 30 s,
-  once, and ``attempts`` counts both tries;
+  once, and ``attempts`` counts both tries; killed in the middle of a batch of
+  deadlines taken together, every game is adjudicated once;
 * several schedulers racing on the same due deadlines queue each exactly once;
 * and, in this process (nothing is killed there), a failing deadline does not hold
   up the others of its batch.
@@ -23,7 +24,7 @@ import subprocess
 import sys
 import time
 from contextlib import closing, contextmanager
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -171,6 +172,37 @@ def test_a_step_whose_worker_died_runs_again_within_30_s_and_counts_every_attemp
             [record] = game.history()
             assert record["attempts"] == 2 and record["closed_by"] == "deadline"
             assert record["orders"] == {"FRANCE": FRANCE}
+        finally:
+            stack.close()
+
+
+@pytest.mark.background(seconds=30)
+def test_a_batch_of_deadlines_whose_worker_died_adjudicates_every_game_exactly_once(tmp_path):
+    """Six games sharing a deadline are one batch job, taken in shares of several games, each share
+    one transaction; the worker is killed while every share is inside its transaction.  The job runs
+    again on a new worker: every game is adjudicated once, with its orders, and counts both tries."""
+    with own_redis(tmp_path) as private_redis:
+        stack = Stack(private_redis, tmp_path, env={"RATE_LIMITS": "off"})  # the default recovery settings
+        r = redis.Redis.from_url(private_redis, decode_responses=True)
+        try:
+            stack.stop("worker")
+            stack.start("worker", ADJ_FAULT_STALL_SECONDS="15")  # stalls inside each share's transaction
+            api = Api(stack.base)
+            games = [new_game(api) for _ in range(6)]
+            shared = datetime.fromtimestamp(int(time.time()) + 6, timezone.utc).isoformat()
+            for game in games:
+                assert game.director_action("extend", json={"deadline": shared}).status_code == 200
+                assert game.submit("FRANCE", FRANCE).status_code == 200
+            wait_for(lambda: all(r.hget(keys.game(g.id), "attempts") == "1" for g in games), 20,
+                     "the batch to start")
+            stack.stop("worker", signal.SIGKILL)
+            assert all(r.hget(keys.game(g.id), "status") == "open" for g in games)  # nothing committed
+            stack.start("worker")
+            for game in games:
+                game.wait_phase("F1901M", timeout=45)
+                [record] = game.history()
+                assert record["attempts"] == 2 and record["closed_by"] == "deadline"
+                assert record["orders"] == {"FRANCE": FRANCE}
         finally:
             stack.close()
 
