@@ -188,8 +188,9 @@ def test_a_batch_of_deadlines_whose_worker_died_adjudicates_every_game_exactly_o
             stack.stop("worker")
             stack.start("worker", ADJ_FAULT_STALL_SECONDS="15")  # stalls inside each share's transaction
             api = Api(stack.base)
-            games = [new_game(api) for _ in range(6)]
-            shared = datetime.fromtimestamp(int(time.time()) + 6, timezone.utc).isoformat()
+            games = [new_game(api, deadlines={**LONG, "first_movement": 8}) for _ in range(6)]
+            last = max(epoch(game.state()["deadline"]) for game in games)  # then all moved to one second
+            shared = datetime.fromtimestamp(last + 1, timezone.utc).isoformat()
             for game in games:
                 assert game.director_action("extend", json={"deadline": shared}).status_code == 200
                 assert game.submit("FRANCE", FRANCE).status_code == 200
