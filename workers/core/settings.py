@@ -83,7 +83,7 @@ class Settings:
     job_timeout: int = env("ADJ_JOB_TIMEOUT", 60)
     # deadlines per job (each job costs the worker a few fsynced writes of its own)
     deadline_batch: int = env("DEADLINE_BATCH", 100)
-    deadline_threads: int = env("DEADLINE_THREADS", 4)  # deadlines of a batch taken at once
+    deadline_threads: int = env("DEADLINE_THREADS", 4)  # shares of a batch (each one transaction) taken at once
     # fault injection for the tests that kill a worker mid-step
     fault_stall_seconds: float = env("ADJ_FAULT_STALL_SECONDS", 0.0)
     # the bot's budget (adjudications a movement phase, docs/bots.md): in a phase closed at its deadline
