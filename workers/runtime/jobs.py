@@ -32,7 +32,9 @@ log = logging.getLogger(__name__)
 
 
 class Steps(Protocol):
-    """What the jobs ask of a table whose steps follow one another: a game's phases, a resolution's steps."""
+    """What the jobs ask of a table whose steps follow one another: a game's phases, a resolution's steps.
+    A table may also take several deadlines in one transaction: ``on_deadlines(due, stall)``, each
+    one's outcome, or None for one to take alone with :meth:`on_deadline` (a game's phases do)."""
 
     def advance(self, tid: str, seq: int, stall: float = 0.0) -> JobOutcome:
         """Take step ``seq``, which needs nobody now (a closed phase, server dice, a bot); once."""
