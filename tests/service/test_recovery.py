@@ -88,20 +88,20 @@ def test_a_killed_scheduler_is_started_again_and_the_next_deadline_fires_within_
 @pytest.mark.parametrize("what", ["the launcher", "every process"])
 def test_after_a_sigkill_of_the_service_deadlines_fire_within_10_s_of_the_restart(tmp_path, what):
     service = Launcher(tmp_path).start()
-    api = Api(service.base)
-    missed = new_game(api, deadlines={**LONG, "first_movement": 2})  # its deadline passes while all is down
-    later = new_game(api, deadlines={**LONG, "first_movement": 10})  # after the restart
-    assert missed.submit("FRANCE", FRANCE).status_code == 200
-    missed_at, later_at = (epoch(g.state()["deadline"]) for g in (missed, later))
-    processes = service.everything()
-    for pid in processes if what == "every process" else [service.proc.pid]:
-        os.kill(pid, signal.SIGKILL)
-    service.proc.wait(10)
-    # killed alone, the launcher takes its children with it (they get SIGTERM when it dies)
-    wait_for(lambda: not any(alive(pid) for pid in processes), 30, "every process of the service to end")
-    wait_for(lambda: time.time() > missed_at + 1, 10, "the first deadline to pass while the service is down")
-    service.start()  # the same port and data
-    try:
+    try:  # whatever fails, the service stops with the test (a launcher left running keeps its children)
+        api = Api(service.base)
+        missed = new_game(api, deadlines={**LONG, "first_movement": 2})  # its deadline passes while all is down
+        later = new_game(api, deadlines={**LONG, "first_movement": 10})  # after the restart
+        assert missed.submit("FRANCE", FRANCE).status_code == 200
+        missed_at, later_at = (epoch(g.state()["deadline"]) for g in (missed, later))
+        processes = service.everything()
+        for pid in processes if what == "every process" else [service.proc.pid]:
+            os.kill(pid, signal.SIGKILL)
+        service.proc.wait(10)
+        # killed alone, the launcher takes its children with it (they get SIGTERM when it dies)
+        wait_for(lambda: not any(alive(pid) for pid in processes), 30, "every process of the service to end")
+        wait_for(lambda: time.time() > missed_at + 1, 10, "the first deadline to pass while the service is down")
+        service.start()  # the same port and data
         missed.wait_phase("F1901M", timeout=30)
         assert reopened(missed) - service.started < 10
         assert missed.history()[0]["orders"] == {"FRANCE": FRANCE}
@@ -109,7 +109,8 @@ def test_after_a_sigkill_of_the_service_deadlines_fire_within_10_s_of_the_restar
         assert reopened(later) - later_at < 10
         assert [len(g.history()) for g in (missed, later)] == [1, 1]
     finally:
-        assert service.stop() == 0, service.log
+        stopped = service.stop()
+    assert stopped == 0, service.log
 
 
 @pytest.mark.background(seconds=12)
