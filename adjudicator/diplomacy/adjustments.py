@@ -62,15 +62,24 @@ def removal_order(power: str, units: list[Unit], owned: list[str], mode: str) ->
     ``mode`` is "owned"), fleets before armies, then the province's English
     name alphabetically (letters only).
     """
-    targets = BOARD.home_centers[power] if mode == "home" else tuple(owned)
-    keyed = [(_removal_key(u, targets, mode), i) for i, u in enumerate(units)]
+    if mode == "home":
+        keyed = [((-BOARD.home_distances(power, u.type).get(u.loc, _UNREACHABLE),
+                   0 if u.type == "F" else 1, _NAME_KEY[u.prov]), i)
+                 for i, u in enumerate(units)]
+    else:
+        targets = tuple(owned)
+        keyed = [(_removal_key(u, targets, mode), i) for i, u in enumerate(units)]
     keyed.sort()  # the index breaks no tie the key leaves (one unit a province)
     return [units[i] for _key, i in keyed]
 
 
+#: the distance of a unit that reaches no target
+_UNREACHABLE: Final = 10_000
+
+
 def _removal_key(u: Unit, targets: tuple[str, ...], mode: str) -> tuple[int, int, str]:
     dist = BOARD.distances(u.type, u.loc, mode)
-    d = 10_000  # no target reachable
+    d = _UNREACHABLE
     for t in targets:
         x = dist.get(t)
         if x is not None and x < d:

@@ -131,6 +131,33 @@ class Board:
         _distance_cache[key] = result
         return result
 
+    def home_distances(self, power: str, unit_type: str) -> dict[str, int]:
+        """Moves a unit of this type needs from each place (a fleet's location,
+        an army's province) to the nearest home centre of ``power``: the
+        ``distances`` of mode "home" from every home centre at once (the
+        graphs are symmetric), one search a power and unit type."""
+        key = (power, unit_type)
+        hit = _home_distance_cache.get(key)
+        if hit is not None:
+            return hit
+        homes = self.home_centers[power]
+        if unit_type == "A":
+            graph = self._army_graph
+            starts = list(homes)
+        else:
+            graph = self.fleet_adj
+            starts = [loc for loc in graph if loc[:3] in homes]
+        seen = {s: 0 for s in starts}
+        queue = deque(starts)
+        while queue:
+            cur = queue.popleft()
+            for nxt in graph[cur]:
+                if nxt not in seen:
+                    seen[nxt] = seen[cur] + 1
+                    queue.append(nxt)
+        _home_distance_cache[key] = seen
+        return seen
+
     def _mixed_graph(self):
         # "owned" reading: any border, army or fleet, ignoring coasts.
         mixed = {p: set(self.army_adj[p]) for p in self.provinces}
@@ -177,5 +204,6 @@ class Board:
 
 
 _distance_cache: Final[dict] = {}
+_home_distance_cache: Final[dict[tuple[str, str], dict[str, int]]] = {}
 
 BOARD: Final = Board(standard_map.PROVINCES, standard_map.START_UNITS)

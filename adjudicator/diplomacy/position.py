@@ -70,6 +70,8 @@ def make_unit(power: str, utype: str, loc: str) -> Unit:
 
 
 SUPPLY_CENTERS: Final = BOARD.supply_centers
+#: supply centre -> a bit of its own (a set of centres in one int)
+_CENTER_BIT: Final[dict[str, int]] = {c: 1 << i for i, c in enumerate(sorted(SUPPLY_CENTERS))}
 #: variant -> phase name -> (season, year, type, neutral powers, impassable provinces)
 _phases_of: Final[dict[str, dict[str, tuple]]] = {name: {} for name in VARIANT_TABLE}
 _PHASE: Final = re.compile(r"^([SFW])(\d{4})([MRA])$")
@@ -350,19 +352,18 @@ def _centers_seen_before(centers) -> dict[str, list[str]] | None:
     if type(centers) is not dict:
         return None if centers is not None else {}
     out: dict[str, list[str]] = {}
-    every: list = []
+    seen = 0  # the bits of the centres read so far
     for p, lst in centers.items():
         if p not in _POWERS or type(lst) is not list:
             return None
         cs: list = lst
+        for c in cs:
+            bit = _CENTER_BIT.get(c) if type(c) is str else None
+            if bit is None or seen & bit:  # not a supply centre, or owned twice
+                return None
+            seen |= bit
         out[p] = cs[:]
-        every += cs
-    try:
-        # the supply centres among them, each once: all of them when each is one, owned once
-        owned = SUPPLY_CENTERS.intersection(every)
-    except TypeError:  # an unhashable centre
-        return None
-    return out if len(owned) == len(every) else None
+    return out
 
 
 def _read_units(req, variant) -> dict[str, list[Unit]]:
