@@ -63,7 +63,8 @@ def removal_order(power: str, units: list[Unit], owned: list[str], mode: str) ->
     name alphabetically (letters only).
     """
     if mode == "home":
-        keyed = [((-BOARD.home_distances(power, u.type).get(u.loc, _UNREACHABLE),
+        armies, fleets = BOARD.home_distances(power, "A"), BOARD.home_distances(power, "F")
+        keyed = [((-(fleets if u.type == "F" else armies).get(u.loc, _UNREACHABLE),
                    0 if u.type == "F" else 1, _NAME_KEY[u.prov]), i)
                  for i, u in enumerate(units)]
     else:

@@ -72,7 +72,7 @@ def make_unit(power: str, utype: str, loc: str) -> Unit:
 SUPPLY_CENTERS: Final = BOARD.supply_centers
 #: supply centre -> a bit of its own (a set of centres in one int)
 _CENTER_BIT: Final[dict[str, int]] = {c: 1 << i for i, c in enumerate(sorted(SUPPLY_CENTERS))}
-#: variant -> phase name -> (season, year, type, neutral powers, impassable provinces)
+#: variant -> phase name -> (phase, season, year, type, neutral powers, impassable provinces)
 _phases_of: Final[dict[str, dict[str, tuple]]] = {name: {} for name in VARIANT_TABLE}
 _PHASE: Final = re.compile(r"^([SFW])(\d{4})([MRA])$")
 CONVOY_RULES: Final = ("2000", "1971")
@@ -84,10 +84,11 @@ DISTANCE_RULES: Final = ("home", "owned")
 class Position:
     """A request-shaped position, checked.  Plain attributes, no copying."""
 
-    __slots__ = ("variant", "season", "year", "type", "units", "power_units", "centers",
+    __slots__ = ("variant", "phase", "season", "year", "type", "units", "power_units", "centers",
                  "dislodged", "contested", "orders", "convoy_rule", "distance_rule",
                  "italy_joins", "neutral", "impassable", "names")
     variant: Variant
+    phase: str  # "S1901M"
     season: str
     year: int
     type: str  # "M" | "R" | "A"
@@ -105,10 +106,6 @@ class Position:
     italy_joins: int | None
     neutral: frozenset[str]
     impassable: frozenset[str]
-
-    @property
-    def phase(self) -> str:
-        return f"{self.season}{self.year}{self.type}"
 
     def ordering(self, also: dict[str, int] | None = None) -> list[str]:
         """The powers that gave orders, and those in ``also``, in a stable
@@ -217,19 +214,17 @@ def read_position(req) -> Position:
     hit = _phases_of[name].get(phase) if type(phase) is str else None
     if hit is None:
         hit = _phase(phase, name, variant)
-    pos.season, pos.year, pos.type, pos.neutral, pos.impassable = hit
+    pos.phase, pos.season, pos.year, pos.type, pos.neutral, pos.impassable = hit
 
     given = req.get("units")
-    power_units = _units_seen_before(given)
+    units: dict[str, Unit] = {}
+    power_units = _units_seen_before(given, units)
     pos.names = given if power_units is not None else None
     if power_units is None:
         power_units = _read_units(req, variant)
-    units: dict[str, Unit] = {u.prov: u for us in power_units.values() for u in us}
-    count = 0
-    for us in power_units.values():
-        count += len(us)
-    if len(units) != count:  # two units in one province
-        _two_units(req, variant)
+        units = {u.prov: u for us in power_units.values() for u in us}
+        if len(units) != sum([len(us) for us in power_units.values()]):  # two units in one province
+            _two_units(req, variant)
     pos.units = units
     pos.power_units = power_units
 
@@ -274,7 +269,7 @@ def _rules(rules, variant: Variant) -> tuple[str, str, int | None]:
 
 
 def _phase(phase, name: str, variant: Variant) -> tuple:
-    """(season, year, type, neutral powers, impassable provinces) of a phase
+    """(phase, season, year, type, neutral powers, impassable provinces) of a phase
     name not read before in this variant; RequestError if it is bad."""
     m = _PHASE.match(phase) if isinstance(phase, str) else None
     if not m or (m.group(1) == "W") != (m.group(3) == "A"):
@@ -288,7 +283,8 @@ def _phase(phase, name: str, variant: Variant) -> tuple:
         # the phase after it would be in year 10000 (W9999A -> S10000M)
         raise RequestError(f"bad phase {phase!r}: no phase can follow it (the game's years "
                            f"end with {LAST_YEAR})", "phase")
-    hit = (season, year, m.group(3), variant.neutral_in(year, season),
+    ptype = m.group(3)
+    hit = (f"{season}{year}{ptype}", season, year, ptype, variant.neutral_in(year, season),
            variant.impassable_in(year, season))
     cache = _phases_of[name]
     if len(cache) < 5_000:
@@ -327,22 +323,28 @@ def _read_dislodged(req, variant: Variant) -> tuple[dict[str, tuple[Unit, str | 
     return dislodged, contested
 
 
-def _units_seen_before(units) -> dict[str, list[Unit]] | None:
-    """Units by power when every power is written as in BOARD.powers and every
-    unit as the engine writes it, made before (the usual case), else None."""
+def _units_seen_before(units, by_prov: dict[str, Unit]) -> dict[str, list[Unit]] | None:
+    """Units by power when every power is written as in BOARD.powers, every
+    unit as the engine writes it, made before, and no two in one province
+    (the usual case), else None.  Fills ``by_prov`` (province -> unit)."""
     if type(units) is not dict:
         return None
     power_units: dict[str, list[Unit]] = {}
+    count = 0
     try:
         for p, lst in units.items():
             named = _named[p]
             if type(lst) is not list:
                 return None
             names: list = lst
-            power_units[p] = [named[text] for text in names]
+            us = [named[text] for text in names]
+            power_units[p] = us
+            for u in us:
+                by_prov[u.prov] = u
+            count += len(us)
     except (KeyError, TypeError):
         return None
-    return power_units
+    return power_units if len(by_prov) == count else None
 
 
 def _centers_seen_before(centers) -> dict[str, list[str]] | None:
