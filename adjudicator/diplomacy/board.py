@@ -19,6 +19,23 @@ from typing import Final, NamedTuple
 from . import standard_map
 
 
+NO_PLACES: Final[frozenset[str]] = frozenset()
+
+
+def steps_from(graph: dict[str, frozenset[str]], starts: list[str]) -> dict[str, int]:
+    """Breadth first: the fewest steps from any of ``starts`` to each place of ``graph`` it reaches
+    (a start that is not in ``graph`` reaches nothing)."""
+    seen = {start: 0 for start in starts}
+    queue = deque(starts)
+    while queue:
+        cur = queue.popleft()
+        for nxt in graph.get(cur, NO_PLACES):
+            if nxt not in seen:
+                seen[nxt] = seen[cur] + 1
+                queue.append(nxt)
+    return seen
+
+
 class Province(NamedTuple):
     id: str
     name: str
@@ -104,25 +121,9 @@ class Board:
             return hit
         if mode == "owned" or unit_type == "A":
             graph = self._sea_graph if mode == "owned" else self._army_graph
-            start = loc[:3]
-            seen = {start: 0}
-            queue = deque([start])
-            while queue:
-                cur = queue.popleft()
-                for nxt in graph[cur]:
-                    if nxt not in seen:
-                        seen[nxt] = seen[cur] + 1
-                        queue.append(nxt)
-            result = seen
+            result = steps_from(graph, [loc[:3]])
         else:
-            seen_loc = {loc: 0}
-            queue = deque([loc])
-            while queue:
-                cur = queue.popleft()
-                for nxt in self.fleet_adj.get(cur, ()):
-                    if nxt not in seen_loc:
-                        seen_loc[nxt] = seen_loc[cur] + 1
-                        queue.append(nxt)
+            seen_loc = steps_from(self.fleet_adj, [loc])
             result = {}
             for l, d in seen_loc.items():
                 p = l[:3]
@@ -147,14 +148,7 @@ class Board:
         else:
             graph = self.fleet_adj
             starts = [loc for loc in graph if loc[:3] in homes]
-        seen = {s: 0 for s in starts}
-        queue = deque(starts)
-        while queue:
-            cur = queue.popleft()
-            for nxt in graph[cur]:
-                if nxt not in seen:
-                    seen[nxt] = seen[cur] + 1
-                    queue.append(nxt)
+        seen = steps_from(graph, starts)
         _home_distance_cache[key] = seen
         return seen
 
