@@ -59,8 +59,8 @@ def pytest_collection_modifyitems(items):
     the service's tests, they came last on both workers and made the run's tail, where now the
     short tests of the other modules fill the end of the run on every core (pytest-xdist's
     ``worksteal`` gives each worker a run of the collection and the others take from its end)."""
-    browser = {item.module for item in items if BROWSER_FIXTURES & fixtures(item)}
-    items.sort(key=lambda item: item.module not in browser)  # stable: the rest keeps its order
+    browser = {getattr(item, "module", None) for item in items if BROWSER_FIXTURES & fixtures(item)}
+    items.sort(key=lambda item: getattr(item, "module", None) not in browser)  # stable: the rest keeps its order
 
 
 @pytest.fixture(scope="session")
