@@ -153,8 +153,9 @@ def on_deadlines(entries: list[str]) -> JobOutcome:
             log.exception("deadline %s failed", entry)
             return None, f"{entry}: {e!r}"
 
-    def take_together(table: str, share: list[str]) -> list[tuple[JobOutcome | None, str | None]]:
-        due = [(tid, int(seq), int(deadline)) for _, tid, seq, deadline in (e.split(":") for e in share)]
+    def take_together(table: str, share: list[tuple[str, tuple[str, int, int]]]
+                      ) -> list[tuple[JobOutcome | None, str | None]]:
+        due = [one for _, one in share]
         started = time.perf_counter()
         try:
             outcomes = rt.steps[table].on_deadlines(due, stall=rt.store.settings.fault_stall_seconds)
@@ -163,19 +164,23 @@ def on_deadlines(entries: list[str]) -> JobOutcome:
             outcomes = [None] * len(share)
         observe.steps_taken(table, [d for (_, _, d), o in zip(due, outcomes) if o and o.done],
                             time.perf_counter() - started)
-        return [take(entry) if outcome is None else (outcome, None) for entry, outcome in zip(share, outcomes)]
+        return [take(entry) if outcome is None else (outcome, None) for (entry, _), outcome in zip(share, outcomes)]
 
     due: dict[str, list[tuple[str, int, int]]] = {}
-    together: dict[str, list[str]] = {}
+    together: dict[str, list[tuple[str, tuple[str, int, int]]]] = {}
     alone: list[str] = []
     for entry in entries:
         if entry.startswith(TIMER):
             alone.append(entry)
             continue
         table, tid, seq, deadline = entry.split(":")
+        one = (tid, int(seq), int(deadline))
         if table in rt.steps:
-            due.setdefault(table, []).append((tid, int(seq), int(deadline)))
-        (together.setdefault(table, []) if hasattr(rt.steps.get(table), "on_deadlines") else alone).append(entry)
+            due.setdefault(table, []).append(one)
+        if hasattr(rt.steps.get(table), "on_deadlines"):
+            together.setdefault(table, []).append((entry, one))
+        else:
+            alone.append(entry)
     for table, found in due.items():
         rt.steps[table].count_attempts(found)
     tasks = []
