@@ -36,7 +36,7 @@ def adjustment_counts(units_by_power: dict[str, list[Unit]], centers: dict[str, 
     return out
 
 
-_HOME_CENTERS: Final = BOARD.home_centers
+_HOME_CENTERS: Final = {p: frozenset(hs) for p, hs in BOARD.home_centers.items()}
 
 
 def _builds(power: str, n: int, owned: list[str], neutral, occupied) -> int:
@@ -44,9 +44,10 @@ def _builds(power: str, n: int, owned: list[str], neutral, occupied) -> int:
     home centre it owns with no unit on it; none for a neutral power (spec 13.1)."""
     if power in neutral:
         return 0
+    homes = _HOME_CENTERS[power]
     free = 0
-    for h in _HOME_CENTERS[power]:
-        if h not in occupied and h in owned:
+    for c in owned:  # each centre once (read_position)
+        if c in homes and c not in occupied:
             free += 1
     return min(n, free)
 
@@ -88,6 +89,35 @@ def _removal_key(u: Unit, targets: tuple[str, ...], mode: str) -> tuple[int, int
     return (-d, 0 if u.type == "F" else 1, _NAME_KEY[u.prov])
 
 
+#: power -> build order as written -> (the unit built, the order as the engine writes it)
+_built: Final[dict[str, dict[str, tuple[Unit, str]]]] = {p: {} for p in BOARD.powers}
+
+
+def _build(power: str, utype: str | None, ploc: str) -> Unit:
+    """The unit a build at ``ploc`` makes: of the type it names, or implies (an
+    army inland, a fleet on a coast it names)."""
+    prov = ploc[:3]
+    kind = BOARD.provinces[prov].kind
+    if utype is None:
+        if kind == "inland":
+            utype = "A"
+        elif len(ploc) > 3:
+            utype = "F"
+        else:
+            raise OrderError("unit type not given")
+    if utype == "A":
+        return make_unit(power, "A", prov)
+    if kind == "inland":
+        raise OrderError("a fleet cannot be built inland")
+    if prov in BOARD.coasts:
+        if len(ploc) == 3:
+            raise OrderError(f"coast of {prov} not given")
+        if ploc not in BOARD.coasts[prov]:
+            raise OrderError(f"{ploc} is not a coast")
+        return make_unit(power, "F", ploc)
+    return make_unit(power, "F", prov)
+
+
 class Adjustments:
     def __init__(self, pos: Position):
         self.pos = pos
@@ -127,30 +157,14 @@ class Adjustments:
             raise OrderError(f"{power} does not own {prov}")
         if prov in pos.units:
             raise OrderError(f"{prov} is occupied")
-        utype = p.utype
-        kind = BOARD.provinces[prov].kind
-        if utype is None:
-            if kind == "inland":
-                utype = "A"
-            elif len(ploc) > 3:
-                utype = "F"
-            else:
-                raise OrderError("unit type not given")
-        if utype == "A":
-            loc = prov
-        else:
-            if kind == "inland":
-                raise OrderError("a fleet cannot be built inland")
-            if prov in BOARD.coasts:
-                if len(ploc) == 3:
-                    raise OrderError(f"coast of {prov} not given")
-                if ploc not in BOARD.coasts[prov]:
-                    raise OrderError(f"{ploc} is not a coast")
-                loc = ploc
-            else:
-                loc = prov
-        u = make_unit(power, utype, loc)
-        return ("B", u, f"{u.name} B"), p
+        built = _built[power]
+        hit = built.get(text)
+        if hit is None:
+            u = _build(power, p.utype, ploc)
+            hit = (u, f"{u.name} B")
+            if len(built) < 5_000:
+                built[text] = hit
+        return ("B", hit[0], hit[1]), p
 
     def run(self) -> tuple[list[dict], dict[str, list[Unit]]]:
         """Returns (results, new units by power).
