@@ -260,14 +260,16 @@ def compile_into(python: Path | str, entry: Path, env: dict[str, str] | os._Envi
         if done.returncode != 0:
             last = (done.stderr.strip() or done.stdout.strip() or "no output").splitlines()[-1]
             raise BuildError(f"mypyc failed ({last}; the whole output: {LOG.relative_to(ROOT)})")
-        assemble(staging, entry, entry.name)
+        assemble(staging, entry, entry.name, python)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def assemble(staging: Path, entry: Path, stamp: str) -> None:
+def assemble(staging: Path, entry: Path, stamp: str, python: Path | str = sys.executable) -> None:
     """Lay out ``entry`` from a staging folder where the engine was compiled:
-    mypyc's shared library, every extension module, the modules left as source."""
+    mypyc's shared library, every extension module, the modules left as source
+    with their bytecode (``python``'s: where PYTHONDONTWRITEBYTECODE is set, as
+    in the Dockerfile, each process would otherwise compile them again)."""
     new = Path(tempfile.mkdtemp(prefix=".new.", dir=entry.parent))
     new.chmod(0o755)  # mkdtemp makes it private
     (new / "adjudicator" / "diplomacy").mkdir(parents=True)
@@ -280,6 +282,8 @@ def assemble(staging: Path, entry: Path, stamp: str) -> None:
     for path in sorted((staging / "adjudicator" / "diplomacy").glob("*.py")):
         if path.name not in COMPILED:
             shutil.copy2(path, new / "adjudicator" / "diplomacy" / path.name)
+    subprocess.run([str(python), "-m", "compileall", "-q", str(new / "adjudicator")], check=True,
+                   capture_output=True)
     (new / STAMP).write_text(stamp)
     new.rename(entry)
 

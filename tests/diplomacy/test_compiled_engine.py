@@ -10,6 +10,7 @@
   both, compared byte for byte.  The benchmark (benchmarks/diplomacy_bench.py)
   compares them on its whole mix too, and CI runs this folder through each engine.
 """
+import importlib.util
 import json
 import os
 import shutil
@@ -127,6 +128,20 @@ def test_the_selection_imports_the_build_first_and_the_rest_from_the_source(tmp_
     # the source tree first on PYTHONPATH too (as the tests' service stack starts its processes)
     behind = {**env, "PYTHONPATH": os.pathsep.join([str(ROOT), str(out)])}
     assert where(behind) == [engine, statecraft]
+
+
+def test_a_build_holds_the_bytecode_of_the_modules_left_as_source(tmp_path):
+    # where PYTHONDONTWRITEBYTECODE is set (the Dockerfile), a process would compile them at every start
+    staging, entry = tmp_path / "staging", tmp_path / "cache" / "stamp"
+    shutil.copytree(ROOT / "adjudicator" / "diplomacy", staging / "adjudicator" / "diplomacy",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    entry.parent.mkdir()
+    compiled_engine.assemble(staging, entry, "stamp", sys.executable)
+    left = sorted((entry / "adjudicator" / "diplomacy").glob("*.py"))
+    assert {p.name for p in left} >= {"__init__.py", "__main__.py", "options.py"}
+    assert not {p.name for p in left} & set(compiled_engine.COMPILED)
+    for path in left:
+        assert Path(importlib.util.cache_from_source(str(path))).is_file(), path.name
 
 
 def test_a_build_of_other_source_is_not_taken_for_this_one(tmp_path):
