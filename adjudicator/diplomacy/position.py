@@ -329,7 +329,7 @@ def _units_seen_before(units, by_prov: dict[str, Unit]) -> dict[str, list[Unit]]
     (the usual case), else None.  Fills ``by_prov`` (province -> unit)."""
     if type(units) is not dict:
         return None
-    power_units: dict[str, list[Unit]] = {}
+    power_units: dict[str, list[Unit]] = dict(units)  # a copy of a dict is sized at once: each value replaced
     count = 0
     try:
         for p, lst in units.items():
@@ -353,7 +353,7 @@ def _centers_seen_before(centers) -> dict[str, list[str]] | None:
     usual case), else None."""
     if type(centers) is not dict:
         return None if centers is not None else {}
-    out: dict[str, list[str]] = {}
+    out: dict[str, list[str]] = dict(centers)  # a copy of a dict is sized at once: each value replaced
     seen = 0  # the bits of the centres read so far
     for p, lst in centers.items():
         if p not in _POWERS or type(lst) is not list:
