@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import ast
+import json
+import math
 from pathlib import Path
 
 import pytest
@@ -9,7 +11,7 @@ import redis
 
 from workers.core import keys
 from workers.core.machine import GAME, RESOLUTION, GameStatus, IllegalMove, ResolutionStatus
-from workers.core.records import GameRecord, ResolutionRecord
+from workers.core.records import GameRecord, ResolutionRecord, read_json
 from workers.core.settings import Settings
 from workers.core.store import Store
 
@@ -104,6 +106,16 @@ def test_a_record_reads_back_what_it_wrote():
     assert GameRecord.restore({k: str(v) for k, v in g.save().items()}) == g
     # a field the hash lacks (a record older than the field) takes its default
     assert GameRecord.restore({"id": "a", "variant": "standard", "director": "h"}).branch == 0
+
+
+def test_a_stored_value_only_the_stdlib_reads_still_reads():
+    # read_json reads with orjson, which refuses NaN and integers past 64 bits; json.dumps writes both
+    value = {"score": float("nan"), "big": 2 ** 70, "name": "Łódź"}
+    back = read_json(json.dumps(value))
+    assert back["big"] == 2 ** 70 and math.isnan(back["score"]) and back["name"] == "Łódź"
+    assert read_json(json.dumps({"a": [1, 2.5, None]})) == {"a": [1, 2.5, None]}
+    g = GameRecord(id="0123456789ab", variant="standard", director="h", rules={"tiebreak": float("inf")})
+    assert GameRecord.restore({k: str(v) for k, v in g.save().items()}).rules == {"tiebreak": float("inf")}
 
 
 def test_a_deadline_set_again_to_the_same_second_stays_on_the_schedule(store):

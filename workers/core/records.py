@@ -13,9 +13,27 @@ from __future__ import annotations
 
 import json
 from dataclasses import MISSING, dataclass, field, fields, replace
+from functools import cache
 from typing import Any, ClassVar
 
+import orjson
+
 from .machine import GameStatus, ResolutionStatus
+
+
+def read_json(text):
+    """A stored JSON value: orjson reads it several times faster than the stdlib; the stdlib reads
+    what only it reads (NaN, integers past 64 bits, which ``json.dumps`` writes)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
+@cache
+def field_names(cls) -> frozenset[str]:
+    """The names of a dataclass's fields (``dataclasses.fields`` builds them again at each call)."""
+    return frozenset(f.name for f in fields(cls))
 
 
 @dataclass(frozen=True)
@@ -33,7 +51,7 @@ TEXT = Codec(str, _or_empty)
 INT = Codec(int, _or_empty)
 OPT_INT = Codec(lambda s: int(float(s)), _or_empty)
 OPT_FLOAT = Codec(float, _or_empty)
-JSON = Codec(json.loads, lambda v: "" if v is None else json.dumps(v))
+JSON = Codec(read_json, lambda v: "" if v is None else json.dumps(v))
 FLAG = Codec(lambda s: s not in ("", "0"), lambda v: 1 if v else "")
 
 
@@ -188,8 +206,8 @@ class Entry:
 
     @classmethod
     def loads(cls, text: str):
-        data = json.loads(text)
-        known = {f.name for f in fields(cls)}
+        data = read_json(text)
+        known = field_names(cls)
         return cls(**{k: v for k, v in data.items() if k in known})
 
     @classmethod
@@ -265,8 +283,8 @@ class LiveEvent:
     @classmethod
     def restore(cls, entry_id: str, fields: dict):
         to, views = fields.get("to"), fields.get("views")
-        return cls(entry_id, fields["type"], fields["data"], frozenset(json.loads(to)) if to else None,
-                   tuple((frozenset(a), json.dumps(v)) for a, v in json.loads(views)) if views else ())
+        return cls(entry_id, fields["type"], fields["data"], frozenset(read_json(to)) if to else None,
+                   tuple((frozenset(a), json.dumps(v)) for a, v in read_json(views)) if views else ())
 
     def data_for(self, seen: frozenset) -> str | None:
         """The data an audience holding ``seen`` sees (None: nothing)."""
@@ -327,9 +345,9 @@ class PressMessage(Entry):
 
     @classmethod
     def loads(cls, text: str):
-        data = json.loads(text)
+        data = read_json(text)
         data["sender"] = data.pop("from", "")
-        known = {f.name for f in fields(cls)}
+        known = field_names(cls)
         return cls(**{k: v for k, v in data.items() if k in known})
 
     def as_dict(self) -> dict:
@@ -450,9 +468,9 @@ def encode_orders(orders: list[str]) -> str:
 
 
 def decode_orders(text: str | None) -> list[str] | None:
-    return json.loads(text) if text else None
+    return read_json(text) if text else None
 
 
 def decode_json(text: str | None, default=None):
     """A value kept as JSON text in a field of a record of RQ's or of the mail outbox."""
-    return default if text in (None, "") else json.loads(text)
+    return default if text in (None, "") else read_json(text)
