@@ -4,8 +4,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from adjudicator.diplomacy import adjudicate, initial_position
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -106,14 +104,3 @@ def test_options_a_line_each_for_the_powers_asked_or_all():
     assert out[2]["line"] == 3 and out[2]["error"].startswith("bad JSON")
     assert out[3] == {"error": "unknown power 'SPAIN'", "line": 4, "field": "powers[0]"}
     assert out[4] == {"phase": "W1901A", "powers": {}}  # nobody has builds or disbands
-
-
-@pytest.mark.skipif(Path(sys.prefix) != ROOT / ".venv", reason="the environment manage.py makes")
-def test_a_process_of_the_project_environment_starts_without_an_import_hook():
-    """manage.py installs the project editable as a path on sys.path: the
-    import hook of setuptools' default mode imports pathlib and urllib in every
-    process at start, more than the interpreter's own start-up costs."""
-    imported = subprocess.run(
-        [sys.executable, "-c", "import sys; print(sorted({'pathlib', 'urllib.parse'} & set(sys.modules)))"],
-        capture_output=True, text=True, timeout=60, check=True).stdout.strip()
-    assert imported == "[]"
