@@ -31,8 +31,8 @@ class RedisSet:
                             f"sentinel down-after-milliseconds {MASTER} {down_after_ms}\n"
                             f"sentinel failover-timeout {MASTER} 10000\n")
             self._spawn(f"sentinel-{i}", [str(conf), "--sentinel", "--logfile", str(folder / f"sentinel-{i}.log")])
-        wait_for(lambda: all(self._sentinel(p).sentinel_master(MASTER)["num-other-sentinels"] == 2
-                             and self._sentinel(p).sentinel_master(MASTER)["num-slaves"] == 1
+        wait_for(lambda: all(self.sentinel(p).sentinel_master(MASTER)["num-other-sentinels"] == 2
+                             and self.sentinel(p).sentinel_master(MASTER)["num-slaves"] == 1
                              for p in self.sentinel_ports), 30, "the sentinels to know each other and the replica",
                  real=True)
 
@@ -61,7 +61,7 @@ class RedisSet:
         except redis.ConnectionError:
             return False
 
-    def _sentinel(self, port: int) -> redis.Redis:
+    def sentinel(self, port: int) -> redis.Redis:
         return redis.Redis(port=port, decode_responses=True)
 
     def client(self, name: str) -> redis.Redis:
@@ -69,7 +69,15 @@ class RedisSet:
 
     def primary_port(self) -> int:
         """The primary's port as the first sentinel names it."""
-        return int(self._sentinel(self.sentinel_ports[0]).sentinel_get_master_addr_by_name(MASTER)[1])
+        return int(self.sentinel(self.sentinel_ports[0]).sentinel_get_master_addr_by_name(MASTER)[1])
+
+    def settled_primary(self) -> int:
+        """The primary's port once every sentinel names the same one."""
+        named = lambda: {int(self.sentinel(p).sentinel_get_master_addr_by_name(MASTER)[1])  # noqa: E731
+                         for p in self.sentinel_ports}
+        wait_for(lambda: len(named()) == 1, 30, "the sentinels to agree on the primary", real=True)
+        [port] = named()
+        return port
 
     def kill(self, name: str) -> None:
         proc = self.procs.pop(name)

@@ -4,6 +4,8 @@ hosts of their own) against the sentinels, with REDIS_MIN_REPLICAS=1.  Submissio
 primary is SIGKILLed and the replica promoted."""
 from __future__ import annotations
 
+import re
+import signal
 import smtplib
 import threading
 import time
@@ -13,7 +15,8 @@ import pytest
 import requests
 
 from service.launch import free_port
-from tests.scale.redis_set import RedisSet
+from tests.scale.redis_set import MASTER, RedisSet
+from workers.core import connection
 from tests.service.gamekit import LONG, POWERS, new_game
 from tests.service.svc_stack import TEST_ENV, Api, Launcher, wait_for
 
@@ -53,6 +56,11 @@ class Submitter(threading.Thread):
 def stored_orders(api: Api, game, power: str) -> list[str]:
     own = api.get(f"{game.path}/orders", token=game.tokens[power]).json()
     return [o["order"] if isinstance(o, dict) else o for o in own["powers"][power]["orders"] or []]
+
+
+def logged_primaries(log: str) -> list[int]:
+    """The ports of the primaries a role's log names, in order."""
+    return [int(port) for port in re.findall(r"primary (?:now |'\w+': )?127\.0\.0\.1:(\d+)", log)]
 
 
 def mail(port: int) -> None:
@@ -118,15 +126,51 @@ def test_after_the_primary_dies_every_2xx_is_kept_the_service_answers_within_10_
         game.wait_phase("F1901M", timeout=20)
         [record] = game.history()
         assert record["closed_by"] == "deadline" and record["orders"]["FRANCE"] == ["A PAR - BUR"]
+        # Under load the sentinels may replace the new primary in turn (seen in CI: one lost sight of
+        # it for down-after-milliseconds while it served the returning replica's full sync), so the
+        # primary at the end is the one every sentinel names, and each role follows it at its next command
+        end = redis_set.settled_primary()
         mail(smtp_port)
-        for role, launcher in roles.items():  # each found the first primary, then the new one
-            log = launcher.log
-            if f"127.0.0.1:{first}" not in log or f"127.0.0.1:{second}" not in log:  # the whole story, untruncated
-                sentinels = "\n".join(p.read_text() for p in sorted((tmp_path / "redis").glob("sentinel-*.log")))
-                pytest.fail(f"{role} did not log both primaries {first} and {second}:\n{log}\n"
-                            f"the sentinels:\n{sentinels}", pytrace=False)
+        for role, launcher in roles.items():
+            assert f"primary now 127.0.0.1:{first})" in launcher.log, (role, launcher.log)  # started on the first
+            wait_for(lambda: logged_primaries(launcher.log)[-1] == end, 20, f"the {role} to log the primary {end}")
     finally:
         for launcher in roles.values():
             if launcher.proc.poll() is None:
                 assert launcher.stop() == 0, launcher.log
+        redis_set.close()
+
+
+@pytest.mark.scale
+def test_a_transaction_that_finds_its_primary_replaced_sends_the_next_one_to_the_new_primary(tmp_path):
+    """The primary is stopped (SIGSTOP) long enough for the sentinels to promote its replica, then
+    resumed: it still takes writes, with no replica, until the sentinels make it a replica seconds
+    later.  A transaction there answers 503 (its WAIT falls short) and the next one reaches the new
+    primary, not the old one again."""
+    redis_set = RedisSet(tmp_path)
+    try:
+        client = connection.client(redis_set.url, replicas=1, replica_timeout=0.3, decode_responses=True)
+
+        def write(key: str) -> None:
+            with client.pipeline() as pipe:
+                pipe.multi()
+                pipe.set(key, "1")
+                pipe.execute()
+
+        write("before")  # the pool holds a connection to the first primary
+        first, second = redis_set.ports["a"], redis_set.ports["b"]
+        redis_set.procs["a"].send_signal(signal.SIGSTOP)
+        try:
+            wait_for(lambda: all(int(redis_set.sentinel(p).sentinel_get_master_addr_by_name(MASTER)[1]) == second
+                                 for p in redis_set.sentinel_ports), 30, "every sentinel to name the replica")
+        finally:
+            redis_set.procs["a"].send_signal(signal.SIGCONT)
+        with pytest.raises(connection.NotReplicated):
+            write("on the old primary")  # applied there: it has no replica now
+        with pytest.raises(connection.NotReplicated):
+            write("on the new primary")  # the old primary has not joined it as a replica yet
+        assert redis_set.client("a").get("on the old primary") == "1"
+        assert redis_set.client("b").get("on the new primary") == "1"
+        assert redis_set.client("b").get("on the old primary") is None
+    finally:
         redis_set.close()

@@ -7,7 +7,8 @@
   asks the sentinels for the primary each time it connects, and a connection to a primary that
   died or was demoted fails once and is dropped, so after a failover every client of the process
   reaches the new primary by itself at its next command.  Each process logs the primary it
-  found, and again whenever it changes.
+  found, and again whenever it changes.  A transaction whose WAIT falls short also asks the
+  sentinels, and leaves a primary they have replaced (:func:`_leave_if_not_primary`).
 
 **Replicas** (``REDIS_MIN_REPLICAS`` n > 0): every MULTI/EXEC transaction of a :class:`Client` made
 with ``replicas`` (the store's: every change a request makes, and every step a job takes) is
@@ -66,9 +67,26 @@ class ReplicatedPipeline(redis.client.Pipeline):
             except (redis.ConnectionError, redis.TimeoutError) as e:
                 raise NotReplicated(f"the connection was lost waiting for the replicas: {e}") from e
             if acknowledged < self.replicas:
+                _leave_if_not_primary(self.connection_pool, connection)
                 raise NotReplicated(f"{acknowledged} of the {self.replicas} replicas needed had the change "
                                     f"after {self.timeout:g} s")
         return response
+
+
+def _leave_if_not_primary(pool: redis.ConnectionPool, connection) -> None:
+    """After a WAIT that fell short, through Sentinel: if the sentinels now name another primary,
+    close ``connection`` (and the pool's idle ones), so the next command reaches the new primary.
+    A primary the sentinels replaced keeps taking writes (answered 503: its replica left it) until
+    they make it a replica, seconds later; a sentinel that loses sight of a new primary for
+    ``down-after-milliseconds`` can replace it again in turn."""
+    if not isinstance(pool, SentinelConnectionPool):
+        return
+    try:
+        primary_now = pool.get_master_address()  # logs the change, and drops the idle connections
+    except redis.RedisError:
+        return
+    if (connection.host, connection.port) != tuple(primary_now):
+        connection.disconnect()
 
 
 class Client(redis.Redis):
