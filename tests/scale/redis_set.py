@@ -79,6 +79,9 @@ class RedisSet:
         [port] = named()
         return port
 
+    def sentinel_logs(self) -> str:
+        return "\n".join(path.read_text() for path in sorted(self.folder.glob("sentinel-*.log")))
+
     def kill(self, name: str) -> None:
         proc = self.procs.pop(name)
         proc.send_signal(signal.SIGKILL)

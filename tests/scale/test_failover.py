@@ -133,7 +133,10 @@ def test_after_the_primary_dies_every_2xx_is_kept_the_service_answers_within_10_
         mail(smtp_port)
         for role, launcher in roles.items():
             assert f"primary now 127.0.0.1:{first})" in launcher.log, (role, launcher.log)  # started on the first
-            wait_for(lambda: logged_primaries(launcher.log)[-1] == end, 20, f"the {role} to log the primary {end}")
+            try:
+                wait_for(lambda: logged_primaries(launcher.log)[-1] == end, 20, f"the {role} to log the primary {end}")
+            except AssertionError as e:  # the whole story, which pytest would cut in the middle
+                pytest.fail(f"{e}:\n{launcher.log}\nthe sentinels:\n{redis_set.sentinel_logs()}", pytrace=False)
     finally:
         for launcher in roles.values():
             if launcher.proc.poll() is None:
