@@ -152,7 +152,7 @@ def test_a_transaction_that_finds_its_primary_replaced_sends_the_next_one_to_the
     primary, not the old one again."""
     redis_set = RedisSet(tmp_path)
     try:
-        client = connection.client(redis_set.url, replicas=1, replica_timeout=0.3, decode_responses=True)
+        client = connection.client(redis_set.url, replicas=1, replica_timeout=1.0, decode_responses=True)
 
         def write(key: str) -> None:
             with client.pipeline() as pipe:
