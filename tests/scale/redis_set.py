@@ -71,13 +71,16 @@ class RedisSet:
         """The primary's port as the first sentinel names it."""
         return int(self.sentinel(self.sentinel_ports[0]).sentinel_get_master_addr_by_name(MASTER)[1])
 
+    def named_primaries(self) -> set[int]:
+        """The primaries' ports as the sentinels name them (one, unless some have not heard of a failover yet)."""
+        return {int(self.sentinel(p).sentinel_get_master_addr_by_name(MASTER)[1]) for p in self.sentinel_ports}
+
     def settled_primary(self) -> int:
         """The primary's port once every sentinel names the same one."""
-        named = lambda: {int(self.sentinel(p).sentinel_get_master_addr_by_name(MASTER)[1])  # noqa: E731
-                         for p in self.sentinel_ports}
-        wait_for(lambda: len(named()) == 1, 30, "the sentinels to agree on the primary", real=True)
-        [port] = named()
-        return port
+        def agreed() -> int | None:
+            named = self.named_primaries()
+            return named.pop() if len(named) == 1 else None
+        return wait_for(agreed, 30, "the sentinels to agree on the primary", real=True)
 
     def sentinel_logs(self) -> str:
         return "\n".join(path.read_text() for path in sorted(self.folder.glob("sentinel-*.log")))

@@ -15,10 +15,10 @@ import pytest
 import requests
 
 from service.launch import free_port
-from tests.scale.redis_set import MASTER, RedisSet
-from workers.core import connection
+from tests.scale.redis_set import RedisSet
 from tests.service.gamekit import LONG, POWERS, new_game
 from tests.service.svc_stack import TEST_ENV, Api, Launcher, wait_for
+from workers.core import connection
 
 ORDERS = {"AUSTRIA": [["A VIE H"], ["A VIE - GAL"]], "ENGLAND": [["F LON H"], ["F LON - NTH"]],
           "FRANCE": [["A PAR H"], ["A PAR - BUR"]], "GERMANY": [["A BER H"], ["A BER - KIE"]],
@@ -161,11 +161,10 @@ def test_a_transaction_that_finds_its_primary_replaced_sends_the_next_one_to_the
                 pipe.execute()
 
         write("before")  # the pool holds a connection to the first primary
-        first, second = redis_set.ports["a"], redis_set.ports["b"]
         redis_set.procs["a"].send_signal(signal.SIGSTOP)
         try:
-            wait_for(lambda: all(int(redis_set.sentinel(p).sentinel_get_master_addr_by_name(MASTER)[1]) == second
-                                 for p in redis_set.sentinel_ports), 30, "every sentinel to name the replica")
+            wait_for(lambda: redis_set.named_primaries() == {redis_set.ports["b"]}, 30,
+                     "every sentinel to name the replica")
         finally:
             redis_set.procs["a"].send_signal(signal.SIGCONT)
         with pytest.raises(connection.NotReplicated):
